@@ -1,0 +1,254 @@
+// ChatService: the one entry for every operation of every surface (REST,
+// GraphQL, MCP, storefront, livechatctl). Permission checks, limits,
+// validation, state transitions and event emission all live behind it, so the
+// surfaces behave the same by construction.
+//
+// Thread-safe. No exception leaves it: every call returns Result/Status with
+// the spec's codes. Every call is scoped to principal.shopId; a record of
+// another store is NOT_FOUND, exactly as a missing one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "livechat/channel_sender.h"
+#include "livechat/clock.h"
+#include "livechat/model.h"
+#include "livechat/principal.h"
+#include "livechat/random.h"
+#include "livechat/result.h"
+#include "livechat/store.h"
+
+namespace livechat {
+
+class RateLimiter;
+
+// Every number here is a setting; the defaults are the spec's.
+struct Limits {
+  int rateLimitPerKey = 120;        // requests per window per API key
+  int rateLimitPerIp = 300;         // requests per window per source IP
+  Millis rateWindowMillis = 60'000; // fixed window from the first request
+  Millis keyActivationDelayMillis = 0;  // spec allows up to 30 s; see docs/decisions.md
+  int maxActiveKeys = 5;
+  int keyNameMax = 50;
+  int conversationsDefault = 20, conversationsMax = 100;
+  int messagesDefault = 50, messagesMax = 100;
+  int relatedDefault = 6, relatedMax = 50;
+  int customerConversationsDefault = 20, customerConversationsMax = 100;
+  int messageTextMax = 5000;        // characters (Unicode code points)
+  int noteTextMax = 150;
+  int tagMax = 100;
+  int attributeNameMax = 255, attributeValueMax = 1000;
+  int browsedPagesKept = 50;
+  Millis browsedPagesTtlMillis = 24 * 3600 * 1000;
+  Millis channelWindowMillis = 24 * 3600 * 1000;  // Messenger / Instagram / WhatsApp
+  Millis sessionTtlMillis = 7 * 24 * 3600 * 1000; // admin inbox login
+};
+
+struct ServiceOptions {
+  Store* store = nullptr;                // required; not owned
+  Clock* clock = nullptr;                // null: Clock::Default()
+  Random* random = nullptr;              // null: Random::Default()
+  ChannelSender* channelSender = nullptr;  // null: NullChannelSender()
+  Limits limits;
+};
+
+template <typename T>
+struct Page {
+  std::vector<T> items;
+  std::optional<std::string> nextCursor;  // null on the last page
+  bool hasMore = false;
+};
+
+// `limit` as the caller sent it (null: the endpoint's default); a value above
+// the maximum is clamped, below 1 is INVALID_PARAMS. `cursor` from
+// paging.nextCursor; undecodable is INVALID_PARAMS.
+struct PageRequest {
+  std::optional<std::int64_t> limit;
+  std::optional<std::string> cursor;
+};
+
+struct ConversationFilter {
+  std::optional<std::string> status;      // open | resolved
+  std::optional<std::string> channel;     // online_store | email | facebook | instagram | whatsapp
+  std::optional<std::string> assigneeId;  // member id or "unassigned"
+  std::optional<bool> isRead;
+  std::vector<std::string> tags;          // any of
+  std::optional<std::string> customerUuid;
+  std::optional<std::string> email;
+};
+
+struct SendMessageInput {
+  std::optional<std::string> text;  // required, 1..5000 characters
+  std::optional<std::string> memberId;
+  bool isNote = false;
+  bool asCustomer = false;
+};
+
+// A conversation read together with the datastore it came from (meta.source).
+struct ConversationRead {
+  Conversation conversation;
+  std::string source;  // "postgresql" (newer datastore) or "firestore" (legacy)
+};
+
+struct RateDecision {
+  bool allowed = true;
+  int limit = 0;       // X-RateLimit-Limit
+  int remaining = 0;   // X-RateLimit-Remaining
+  Millis resetInMillis = 0;
+};
+
+// ---- Operator inputs (livechatctl, demo) ----
+struct CreateShopInput {
+  std::string name;
+  Plan plan = Plan::kPro;
+  bool autoAssign = false;
+};
+struct CreateKeyInput {
+  std::string name;
+  std::uint32_t permissions = 0;
+  bool legacy = false;
+};
+struct CreatedKey {
+  ApiKey key;
+  std::string secret;  // the full sk_ value, returned once and never again
+};
+struct CreateMemberInput {
+  std::string email;
+  std::optional<std::string> firstName, lastName;
+  std::string role = "member";
+  std::optional<std::string> password;
+  bool active = true;
+  std::optional<std::string> avatarUrl;
+};
+// An inbound customer message as a channel would deliver it. The same email
+// within a store is the same contact.
+struct InboundMessageInput {
+  std::string channel = "online_store";
+  std::optional<std::string> customerName;
+  std::optional<std::string> customerEmail;
+  std::optional<std::string> customerPhone;
+  std::optional<std::string> channelRecipient;  // Messenger/Instagram/WhatsApp identity
+  std::optional<std::string> sessionId;
+  std::string text;
+  std::optional<std::string> conversationId;    // continue this one; else start a new one
+  bool legacy = false;                          // create as an unmigrated older-datastore record
+};
+struct SeedInput {
+  int conversations = 0;
+  int messagesPerConversation = 0;
+};
+struct LoginResult {
+  std::string token;  // cookie value, returned once
+  AdminSession session;
+  Member member;
+};
+
+class ChatService {
+ public:
+  explicit ChatService(ServiceOptions options);
+  ~ChatService();
+  ChatService(const ChatService&) = delete;
+  ChatService& operator=(const ChatService&) = delete;
+
+  const Limits& limits() const { return options_.limits; }
+  Clock& clock() const { return *clock_; }
+  Store& store() const { return *options_.store; }
+
+  // ---- Authentication ----
+  // Empty key: UNAUTHENTICATED. Malformed, unknown, revoked, or not yet
+  // active: INVALID_API_KEY. The comparison is on the SHA-256 of the key, in
+  // constant time.
+  Result<Principal> AuthenticateApiKey(const std::string& apiKey);
+  // App ID + sk_ key of that store (GraphQL, MCP). Missing: UNAUTHENTICATED;
+  // wrong: INVALID_API_KEY.
+  Result<Principal> AuthenticateAppKey(const std::string& appId, const std::string& apiKey);
+  // Admin inbox session cookie. Missing: UNAUTHENTICATED; unknown or expired: UNAUTHENTICATED.
+  Result<Principal> AuthenticateSession(const std::string& token);
+  // Email + password of an active member. `shopId` picks the store when the
+  // email belongs to members of several. Wrong: UNAUTHENTICATED (one message for all causes).
+  Result<LoginResult> Login(const std::string& email, const std::string& password,
+                            const std::optional<std::string>& shopId);
+  Status Logout(const std::string& token);
+
+  // Fixed-window rate limiting (spec: Limits). Counts this request. `keyId`
+  // empty for unauthenticated requests (IP only). The decision reported is the
+  // tighter of the two windows.
+  RateDecision CheckRateLimit(const std::string& keyId, const std::string& sourceIp);
+
+  // ---- Conversations ----
+  Result<Page<Conversation>> ListConversations(const Principal& p, const ConversationFilter& f, const PageRequest& page);
+  Result<ConversationRead> GetConversation(const Principal& p, const std::string& id);
+  Result<Page<Conversation>> ListRelated(const Principal& p, const std::string& id, const PageRequest& page);
+  Result<std::vector<BrowsedPage>> ListBrowsedPages(const Principal& p, const std::string& id);
+  Result<Summary> GetSummary(const Principal& p, const std::string& id);
+  Result<Conversation> SetState(const Principal& p, const std::string& id, const std::optional<std::string>& status);
+  // memberId empty optional: unassign.
+  Result<Conversation> Assign(const Principal& p, const std::string& id, const std::optional<std::string>& memberId);
+  Result<Conversation> MarkRead(const Principal& p, const std::string& id);
+  Result<TypingState> SetTyping(const Principal& p, const std::string& id, const std::optional<std::string>& memberId,
+                                std::optional<bool> active);
+
+  // ---- Messages ----
+  Result<Page<Message>> ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
+                                     const std::optional<std::string>& order);
+  Result<Message> GetMessage(const Principal& p, const std::string& id, const std::string& messageId);
+  Result<Message> SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in);
+
+  // ---- Tags, notes, attributes ----
+  Result<std::vector<TagCount>> ListTagCatalog(const Principal& p);
+  Result<std::vector<std::string>> AddTags(const Principal& p, const std::string& id, const std::vector<std::string>& tags);
+  Result<std::vector<std::string>> RemoveTag(const Principal& p, const std::string& id, const std::string& tag);
+  Result<std::vector<Note>> ListNotes(const Principal& p, const std::string& id);
+  Result<Note> CreateNote(const Principal& p, const std::string& id, const std::optional<std::string>& text);
+  Result<Note> UpdateNote(const Principal& p, const std::string& id, const std::string& noteId,
+                          const std::optional<std::string>& text);
+  Status DeleteNote(const Principal& p, const std::string& id, const std::string& noteId);
+  Result<std::vector<Attribute>> ListAttributes(const Principal& p, const std::string& id);
+  // Upsert by name. `created` tells the caller whether a new row was made.
+  Result<Attribute> UpsertAttribute(const Principal& p, const std::string& id, const std::optional<std::string>& name,
+                                    const std::optional<std::string>& value, bool* created = nullptr);
+  // Either field may be absent (left unchanged); a new name must not clash.
+  Result<Attribute> UpdateAttribute(const Principal& p, const std::string& id, const std::string& attributeId,
+                                    const std::optional<std::string>& name, const std::optional<std::string>& value);
+  Status DeleteAttribute(const Principal& p, const std::string& id, const std::string& attributeId);
+
+  // ---- Customers and members ----
+  Result<Customer> GetCustomer(const Principal& p, const std::string& customerUuid);
+  Result<Page<Conversation>> ListCustomerConversations(const Principal& p, const std::string& customerUuid,
+                                                       const PageRequest& page);
+  Result<std::vector<Member>> ListMembers(const Principal& p);
+  Result<Member> GetMember(const Principal& p, const std::string& memberId);
+
+  // ---- Operator (System principal only; others get FORBIDDEN) ----
+  Result<Shop> CreateShop(const CreateShopInput& in);
+  Result<Shop> GetShop(const std::string& shopId);
+  Result<CreatedKey> CreateApiKey(const Principal& p, const CreateKeyInput& in);
+  Result<std::vector<ApiKey>> ListApiKeys(const Principal& p);
+  Status DeleteApiKey(const Principal& p, const std::string& keyId);
+  Result<Member> CreateMember(const Principal& p, const CreateMemberInput& in);
+  // Records an inbound customer message (creating contact and conversation as
+  // needed) and returns the conversation after it.
+  Result<Conversation> ReceiveInbound(const Principal& p, const InboundMessageInput& in);
+  Status RecordBrowsedPage(const Principal& p, const std::string& id, const BrowsedPage& page);
+  Status PutSummary(const Principal& p, const std::string& id, const std::string& text, const std::string& summarizer);
+  Status Seed(const Principal& p, const SeedInput& in);
+  // A demo store: members, customers, conversations on several channels,
+  // messages, tags, notes, attributes, and a key with every permission.
+  Result<CreatedKey> CreateDemo(const std::string& shopName);
+
+  // Outbox (tests; the webhook dispatcher reads its own way).
+  Result<std::vector<Event>> ListEvents(const Principal& p, int limit);
+
+ private:
+  ServiceOptions options_;
+  Clock* clock_;
+  Random* random_;
+  ChannelSender* sender_;
+  std::unique_ptr<RateLimiter> limiter_;
+};
+
+}  // namespace livechat

@@ -1,0 +1,77 @@
+// Transport-neutral HTTP exchange types. Adapters (REST, GraphQL, MCP,
+// storefront) take an HttpRequest and return an HttpResponse; only hosts/
+// touch sockets. Tests call adapters in-process with these values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace livechat {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string target;  // raw request target as received: "/chat/conversations?limit=5" (not decoded)
+  std::vector<std::pair<std::string, std::string>> headers;  // names lowercase
+  std::string body;
+  std::string peerIp;  // address of the TCP peer
+
+  // First value of a header (name compared case-insensitively), or empty optional.
+  std::optional<std::string> Header(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  void SetHeader(std::string name, std::string value);
+  std::optional<std::string> Header(std::string_view name) const;
+};
+
+// A request target split into decoded path segments and query parameters.
+struct ParsedTarget {
+  std::string path;                   // raw path, not decoded: "/chat/conversations/abc%2F1"
+  std::vector<std::string> segments;  // decoded: {"chat", "conversations", "abc/1"}
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
+  std::vector<std::string> QueryAll(std::string_view key) const;
+  std::optional<std::string> Query(std::string_view key) const;  // first value
+};
+
+// Percent-decodes; '+' becomes a space only when `plusAsSpace` (query strings).
+// Returns empty optional on a malformed escape ("%G1", a lone "%").
+std::optional<std::string> PercentDecode(std::string_view in, bool plusAsSpace);
+std::string PercentEncode(std::string_view in);
+// Empty optional when the path or a query component is malformed.
+std::optional<ParsedTarget> ParseTarget(std::string_view target);
+
+// True when `s` is well-formed UTF-8 (no overlongs, no surrogates).
+bool IsValidUtf8(std::string_view s);
+// Number of Unicode code points in well-formed UTF-8.
+std::size_t Utf8Length(std::string_view s);
+
+// An IPv4 or IPv6 network ("10.0.0.0/8", "::1/128", or a single address).
+class Cidr {
+ public:
+  static std::optional<Cidr> Parse(std::string_view text);
+  bool Contains(std::string_view address) const;
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  bool v6_ = false;
+  std::uint8_t bytes_[16] = {};
+  int prefix_ = 0;
+};
+
+// The client address: the peer, or -- only when the peer is a trusted proxy --
+// the right-most X-Forwarded-For entry that is not itself a trusted proxy.
+std::string ClientIp(const HttpRequest& req, const std::vector<Cidr>& trustedProxies);
+
+// Appends `s` as a JSON string literal (quoted, escaped) to `out`.
+void AppendJsonString(std::string& out, std::string_view s);
+
+}  // namespace livechat

@@ -1,0 +1,31 @@
+// The JSON forms of the records, shared by every surface that returns them
+// (REST, MCP, the storefront). Field names and presence rules are the spec's:
+// "Detail only" keys appear only in the detail view; nullable keys are always
+// present, as null when unset; internal fields never appear.
+#pragma once
+
+#include <string>
+
+#include "livechat/model.h"
+
+namespace livechat {
+
+enum class JsonView { kList, kDetail };
+
+std::string ToJson(const Conversation& c, JsonView view);
+std::string ToJson(const Message& m, JsonView view);
+std::string ToJson(const Customer& c);
+std::string ToJson(const Member& m);
+std::string ToJson(const Note& n);
+std::string ToJson(const Attribute& a);
+std::string ToJson(const BrowsedPage& p);
+std::string ToJson(const Summary& s);
+std::string ToJson(const TagCount& t);
+std::string ToJson(const TypingState& t);
+// An API key's public view (never the secret or its hash).
+std::string ToJson(const ApiKey& k);
+std::string ToJson(const Shop& s);
+// Outbox event as the webhook envelope: eventId, type, shopId, conversationId, occurredAt, data.
+std::string EventEnvelopeJson(const Event& e);
+
+}  // namespace livechat

@@ -1,0 +1,228 @@
+// The records of the spec (Conversation, Message, Customer, Member, Note,
+// Attribute) and the service's own (stores, API keys, sessions, events).
+// Plain values: no behaviour, no I/O. Times are Unix milliseconds, UTC.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace livechat {
+
+using Millis = std::int64_t;
+
+enum class Plan : std::uint8_t { kFree, kBasic, kPro, kPlus };
+std::string_view PlanName(Plan p);                       // "free", "basic", "pro", "plus"
+std::optional<Plan> ParsePlan(std::string_view s);
+inline bool PlanAllowsApiKeys(Plan p) { return p == Plan::kPro || p == Plan::kPlus; }
+
+// A shop. `id` is the internal store id (shopId on every record); `appId` is
+// the public App ID used by GraphQL, MCP and the storefront.
+struct Shop {
+  std::string id;
+  std::string appId;
+  std::string name;
+  Plan plan = Plan::kFree;
+  bool autoAssign = false;   // inbox setting: an agent reply assigns the replier
+  bool installed = true;
+  Millis createdAt = 0;
+};
+
+// Permission bits of an API key (spec: Authentication §6, and the tool-server
+// admin permissions for later surfaces).
+enum Permission : std::uint32_t {
+  kPermNone = 0,
+  kPermReadConversations = 1u << 0,
+  kPermManageConversations = 1u << 1,
+  kPermReadCustomers = 1u << 2,
+  kPermReadSetupStatus = 1u << 3,
+  kPermReadSettings = 1u << 4,
+  kPermManageWidgetSettings = 1u << 5,
+  kPermManageAllSettings = 1u << 6,
+  kPermManageKnowledge = 1u << 7,
+};
+// Slugs: read_conversations, manage_conversations, read_customers,
+// read_setup_status, read_settings, manage_widget_settings,
+// manage_all_settings, manage_knowledge.
+std::optional<Permission> ParsePermissionSlug(std::string_view slug);
+std::string_view PermissionSlug(Permission p);
+// Human name as the spec writes it: "Read conversations", ...
+std::string_view PermissionDisplayName(Permission p);
+std::vector<std::string> PermissionSlugs(std::uint32_t mask);
+
+struct ApiKey {
+  std::string id;
+  std::string shopId;
+  std::string name;
+  std::string keyHash;        // hex SHA-256 of the full sk_ value; the value itself is never stored
+  std::string prefix;         // "sk_" + first 4 hex, for display
+  std::uint32_t permissions = 0;
+  bool legacy = false;        // created before permissions existed: passes every check
+  Millis createdAt = 0;
+  Millis activeFrom = 0;      // refused before this instant (spec: new key, up to 30 s)
+  std::optional<Millis> revokedAt;
+  std::optional<Millis> lastUsedAt;
+};
+
+struct Member {
+  std::string id;
+  std::string shopId;
+  std::string email;
+  std::optional<std::string> firstName;
+  std::optional<std::string> lastName;
+  std::string avatarUrl;
+  std::string role = "member";  // admin | member
+  bool active = true;
+  std::optional<bool> enableAwayMode;
+  std::string passwordHash;     // libsodium crypto_pwhash_str; empty = cannot log in; never serialized
+  Millis createdAt = 0;
+};
+// "First Last", trimmed; falls back to the email when both names are unset.
+std::string MemberFullName(const Member& m);
+
+struct Customer {
+  std::string id;
+  std::string shopId;
+  std::optional<std::string> shopifyId;
+  std::optional<std::string> name, firstName, lastName, email, phone;
+  std::string type = "anonymous";            // anonymous | guest | customer
+  std::vector<std::string> channels;
+  std::vector<std::string> tags;
+  std::optional<std::string> note;
+  std::map<std::string, std::string> customAttributes;
+  std::optional<std::string> address1, address2, city, zip, country, countryCode;
+  std::optional<std::int64_t> ordersCount;
+  std::optional<double> totalSpent;
+  std::optional<std::string> ipAddress, ipLocation, browser, browserVersion, os, deviceType;
+  std::optional<std::int64_t> senderSeq;
+  std::optional<Millis> lastChatAt;
+  Millis createdAt = 0;
+  std::optional<Millis> updatedAt;
+  // Channel identity for Messenger / Instagram / WhatsApp delivery (page-scoped
+  // id or phone). Internal: never serialized.
+  std::optional<std::string> channelRecipient;
+};
+
+struct LastMessage {
+  std::string text;
+  std::string senderType;  // customer | agent | bot | system
+  Millis createdAt = 0;
+};
+
+// Channels a conversation can start on (list filter `channel`).
+// online_store | email | facebook | instagram | whatsapp
+bool IsKnownChannel(std::string_view channel);
+
+struct Conversation {
+  std::string id;                          // app-wide id (UUID)
+  std::optional<std::string> firestoreId;  // older datastore id (legacy and migrated records)
+  std::optional<std::int64_t> pgConvoId;   // numeric id in the newer datastore (null for unmigrated legacy)
+  std::string shopId;
+  std::optional<std::string> sessionId;
+  std::optional<std::string> customerUuid;
+  std::optional<std::string> customerName;
+  std::optional<std::string> customerEmail;
+  std::string customerType = "anonymous";
+  std::string status = "open";             // open | resolved
+  bool isChatBot = false, hasChatBot = false, isRead = false, isCustomerRead = true,
+       isOnline = false, isBlock = false, isStarred = false, hasFirstMsg = false;
+  std::string hidePreChatMessage;          // "" | by-user | by-admin
+  std::optional<std::string> memberId;
+  std::string channel = "online_store";    // the channel it started on
+  std::vector<std::string> channels;       // every channel used
+  std::vector<std::string> tags;           // in insertion order, unique
+  std::optional<std::int64_t> messageCount;
+  std::optional<LastMessage> lastMessage;
+  std::optional<Millis> lastActive;
+  std::optional<Millis> createdAt;
+  std::optional<Millis> updatedAt;
+  std::optional<Millis> lastCustomerMessageAt;  // internal: 24-hour messaging window
+  bool inNewDatastore = true;  // false: an unmigrated legacy record (never listed; spec rule 5)
+};
+
+struct Message {
+  std::string id;                  // UUID
+  std::int64_t seq = 0;            // numeric id, increasing in send order
+  std::string conversationId;      // Conversation::id
+  std::string shopId;
+  std::string text;
+  std::string senderName;
+  std::string senderType = "customer";  // customer | agent | bot | system
+  std::optional<std::string> memberId;
+  bool isAdmin = false, isAutomated = false, isBot = false, isNote = false, isFirst = false,
+       isTransfer = false, isQuickReplyMsg = false, isAskBotMessage = false, isDeleted = false;
+  std::string contentType = "text";     // text | file
+  std::optional<std::string> topic;
+  // The four nested shapes the spec leaves "not shown" are kept as JSON text
+  // (arrays, or an object for replyMessage) and emitted verbatim.
+  std::string chatbotProductsJson = "[]";
+  std::string chatbotFaqsJson = "[]";
+  std::string filesJson = "[]";
+  std::optional<std::string> replyMessageJson;
+  Millis createdAt = 0;
+};
+
+struct Note {
+  std::string id;
+  std::string shopId;
+  std::string conversationId;
+  std::string text;
+  bool isUpdated = false;
+  Millis createdAt = 0, updatedAt = 0;
+};
+
+struct Attribute {
+  std::string id;
+  std::string shopId;
+  std::string conversationId;
+  std::string name;
+  std::string value;
+  Millis createdAt = 0, updatedAt = 0;
+};
+
+struct BrowsedPage {
+  std::string url;
+  std::optional<std::string> title;
+  Millis viewedAt = 0;
+};
+
+struct Summary {
+  std::string conversationId;
+  std::string text;
+  std::string summarizer;  // which Summarizer produced it
+  Millis generatedAt = 0;
+};
+
+struct TagCount {
+  std::string name;
+  std::int64_t conversationCount = 0;
+};
+
+struct TypingState {
+  std::string conversationId;
+  std::string memberId;
+  bool active = false;
+  Millis updatedAt = 0;
+};
+
+struct AdminSession {
+  std::string tokenHash;  // hex SHA-256 of the cookie value
+  std::string shopId;
+  std::string memberId;
+  Millis createdAt = 0, expiresAt = 0;
+};
+
+// One row of the transactional outbox. Written in the same transaction as the
+// change that fires it; delivered by the webhook dispatcher.
+struct Event {
+  std::string id;                            // UUID, X-Webhook-Event-Id
+  std::string shopId;
+  std::string type;                          // message.created, ...
+  std::optional<std::string> conversationId;
+  Millis occurredAt = 0;
+  std::string dataJson = "{}";               // the envelope's `data` object
+};
+
+}  // namespace livechat

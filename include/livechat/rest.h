@@ -1,0 +1,43 @@
+// The REST adapter: HttpRequest -> ChatService -> HttpResponse. Serves the
+// public API under /chat/... (X-Api-Key) and the admin inbox under /api/...
+// (session cookie). It parses and shapes; every rule lives in ChatService.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "livechat/chat_service.h"
+#include "livechat/http.h"
+
+namespace livechat {
+
+struct RestOptions {
+  std::size_t maxBodyBytes = 1 << 20;  // larger bodies: 413 PAYLOAD_TOO_LARGE
+  std::vector<Cidr> trustedProxies;    // peers whose X-Forwarded-For is believed
+  std::string sessionCookieName = "lc_session";
+  bool secureCookies = false;          // add `Secure` to the session cookie (behind TLS)
+};
+
+// Thread-safe; holds no per-request state.
+class RestApi {
+ public:
+  RestApi(ChatService& service, RestOptions options);
+  ~RestApi();
+
+  // True for targets this adapter owns (/chat/..., /api/...).
+  static bool Owns(std::string_view target);
+  HttpResponse Handle(const HttpRequest& req);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The error body every REST error uses: {"error":{"code":..,"message":..}}.
+std::string RestErrorBody(const Error& e);
+// The HTTP status for an error code (the one mapping table of this adapter).
+int RestStatusFor(ErrorCode code);
+
+}  // namespace livechat

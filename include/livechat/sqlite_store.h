@@ -1,0 +1,27 @@
+// The embedded default Store: one SQLite file in WAL mode, one write
+// connection behind a mutex, a small pool of read connections.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "livechat/result.h"
+#include "livechat/store.h"
+
+namespace livechat {
+
+struct SqliteOptions {
+  // A file path, or ":memory:" for a private in-memory database (tests).
+  std::string path = "livechat.db";
+  int readers = 4;
+  int busyTimeoutMillis = 5000;
+};
+
+// Opens (creating if needed) and migrates the database to the current schema
+// version (PRAGMA user_version). Errors: kInternal with SQLite's message.
+Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options);
+
+// Schema version this build migrates to.
+int SqliteSchemaVersion();
+
+}  // namespace livechat

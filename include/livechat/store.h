@@ -1,0 +1,180 @@
+// The Store seam: where records live. The SQLite store is the embedded default
+// (livechat/sqlite_store.h); every Store passes tests/storage/store_conformance.
+//
+// Every method takes the shop id and touches that shop's rows only: a record
+// of another shop is indistinguishable from a missing one.
+//
+// Reads go through Store::Read, writes through Store::Write. A Write runs its
+// function inside one transaction: the change and the outbox events it appends
+// commit together or not at all. A StoreWriter can also read, and sees its own
+// uncommitted writes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "livechat/model.h"
+#include "livechat/result.h"
+
+namespace livechat {
+
+// Keyset position in the conversation order (lastActive DESC, pgConvoId DESC).
+struct ConversationKey {
+  Millis lastActive = 0;
+  std::int64_t pgConvoId = 0;
+};
+
+// Lists only conversations in the newer datastore (inNewDatastore), newest
+// activity first: ORDER BY lastActive DESC, pgConvoId DESC.
+struct ConversationQuery {
+  std::string shopId;
+  std::optional<std::string> status;           // open | resolved
+  std::optional<std::string> channel;          // the channel it started on
+  std::optional<std::string> assigneeId;       // memberId equals
+  bool unassignedOnly = false;                 // memberId IS NULL
+  std::optional<bool> isRead;
+  std::vector<std::string> tagsAny;            // carries at least one of these
+  std::optional<std::string> customerUuid;
+  std::optional<std::string> email;            // customerEmail equals (case-insensitive)
+  std::optional<std::string> excludeId;        // Conversation::id to leave out (related)
+  std::optional<ConversationKey> after;        // strictly after this position
+  int limit = 20;                              // rows to return at most
+};
+
+// Messages of one conversation in send order (seq).
+struct MessageQuery {
+  std::string shopId;
+  std::string conversationId;                  // Conversation::id
+  bool descending = false;
+  std::optional<std::int64_t> afterSeq;        // strictly after, in the chosen direction
+  bool includeDeleted = false;
+  bool includeNotes = true;
+  int limit = 50;
+};
+
+class StoreReader {
+ public:
+  virtual ~StoreReader() = default;
+
+  // Shops. A missing record is an empty optional, never an error; an Error
+  // means the storage itself failed (ErrorCode::kInternal).
+  virtual Result<std::optional<Shop>> GetShop(const std::string& shopId) = 0;
+  virtual Result<std::optional<Shop>> GetShopByAppId(const std::string& appId) = 0;
+
+  // API keys. FindApiKeyByHash looks across shops (the key names its shop).
+  virtual Result<std::optional<ApiKey>> FindApiKeyByHash(const std::string& keyHash) = 0;
+  virtual Result<std::vector<ApiKey>> ListApiKeys(const std::string& shopId) = 0;  // createdAt order, revoked included
+
+  // Members, in createdAt order.
+  virtual Result<std::optional<Member>> GetMember(const std::string& shopId, const std::string& memberId) = 0;
+  virtual Result<std::vector<Member>> ListMembers(const std::string& shopId) = 0;
+  // Across shops (login); email compared case-insensitively.
+  virtual Result<std::vector<Member>> FindMembersByEmail(const std::string& email) = 0;
+
+  virtual Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) = 0;
+  // Case-insensitive email match.
+  virtual Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) = 0;
+
+  // Matches `anyId` against id, firestoreId, or (when all digits) pgConvoId.
+  // Legacy records are found too.
+  virtual Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) = 0;
+  virtual Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) = 0;
+
+  virtual Result<std::vector<Message>> ListMessages(const MessageQuery& q) = 0;
+  // `idOrSeq`: the message UUID, or its numeric seq. Deleted messages are found.
+  virtual Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
+                                                    const std::string& idOrSeq) = 0;
+
+  // Distinct tags over the shop's conversations with their use counts, by name.
+  virtual Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) = 0;
+
+  virtual Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) = 0;
+  virtual Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId,
+                                              const std::string& noteId) = 0;
+
+  virtual Result<std::vector<Attribute>> ListAttributes(const std::string& shopId, const std::string& conversationId) = 0;
+  virtual Result<std::optional<Attribute>> GetAttribute(const std::string& shopId, const std::string& conversationId,
+                                                        const std::string& attributeId) = 0;
+  virtual Result<std::optional<Attribute>> FindAttributeByName(const std::string& shopId, const std::string& conversationId,
+                                                               const std::string& name) = 0;
+
+  // Newest first, viewedAt >= sinceMillis, at most `limit`.
+  virtual Result<std::vector<BrowsedPage>> ListBrowsedPages(const std::string& shopId, const std::string& conversationId,
+                                                            Millis sinceMillis, int limit) = 0;
+
+  virtual Result<std::optional<Summary>> GetSummary(const std::string& shopId, const std::string& conversationId) = 0;
+
+  virtual Result<std::vector<TypingState>> ListTyping(const std::string& shopId, const std::string& conversationId) = 0;
+
+  virtual Result<std::optional<AdminSession>> GetSession(const std::string& tokenHash) = 0;
+
+  // Outbox events of a shop, oldest first (tests and the dispatcher).
+  virtual Result<std::vector<Event>> ListEvents(const std::string& shopId, int limit) = 0;
+};
+
+class StoreWriter : public StoreReader {
+ public:
+  // Insert* fails with kInternal on a duplicate primary key. Update* and
+  // Delete* return false when no row of that shop matched.
+  virtual Status InsertShop(const Shop& s) = 0;
+  virtual Result<bool> UpdateShop(const Shop& s) = 0;
+
+  virtual Status InsertApiKey(const ApiKey& k) = 0;
+  virtual Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) = 0;
+
+  virtual Status InsertMember(const Member& m) = 0;
+  virtual Result<bool> UpdateMember(const Member& m) = 0;
+
+  virtual Status InsertCustomer(const Customer& c) = 0;
+  virtual Result<bool> UpdateCustomer(const Customer& c) = 0;
+
+  // Assigns c.pgConvoId when c.inNewDatastore and it is unset. Tags are written too.
+  virtual Status InsertConversation(Conversation& c) = 0;
+  // Writes every column except tags (see ReplaceConversationTags).
+  virtual Result<bool> UpdateConversation(const Conversation& c) = 0;
+  virtual Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
+                                         const std::vector<std::string>& tags) = 0;
+
+  // Assigns m.seq.
+  virtual Status InsertMessage(Message& m) = 0;
+  virtual Result<bool> UpdateMessage(const Message& m) = 0;
+
+  virtual Status InsertNote(const Note& n) = 0;
+  virtual Result<bool> UpdateNote(const Note& n) = 0;
+  virtual Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId, const std::string& noteId) = 0;
+
+  virtual Status InsertAttribute(const Attribute& a) = 0;
+  virtual Result<bool> UpdateAttribute(const Attribute& a) = 0;
+  virtual Result<bool> DeleteAttribute(const std::string& shopId, const std::string& conversationId,
+                                       const std::string& attributeId) = 0;
+
+  // Keeps at most `keep` most recent pages for the conversation.
+  virtual Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId, const BrowsedPage& p,
+                                   int keep) = 0;
+
+  virtual Status PutSummary(const std::string& shopId, const Summary& s) = 0;
+  virtual Status PutTyping(const std::string& shopId, const TypingState& t) = 0;
+
+  virtual Status InsertSession(const AdminSession& s) = 0;
+  virtual Status DeleteSession(const std::string& tokenHash) = 0;
+
+  virtual Status AppendEvent(const Event& e) = 0;
+};
+
+// Thread-safe.
+class Store {
+ public:
+  virtual ~Store() = default;
+  // Runs fn against a consistent snapshot. fn's Status is returned.
+  virtual Status Read(const std::function<Status(StoreReader&)>& fn) = 0;
+  // Runs fn in one write transaction: committed if fn returns ok, rolled back
+  // otherwise (fn's error is returned). Writers are serialized.
+  virtual Status Write(const std::function<Status(StoreWriter&)>& fn) = 0;
+  // True when the database answers and its schema is current.
+  virtual bool Healthy() = 0;
+};
+
+}  // namespace livechat
