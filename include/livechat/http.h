@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "livechat/json_codec.h"
+
 namespace livechat {
 
 struct HttpRequest {
@@ -71,7 +73,7 @@ class Cidr {
 // the right-most X-Forwarded-For entry that is not itself a trusted proxy.
 std::string ClientIp(const HttpRequest& req, const std::vector<Cidr>& trustedProxies);
 
-// Appends `s` as a JSON string literal (quoted, escaped) to `out`.
-void AppendJsonString(std::string& out, std::string_view s);
+// AppendJsonString lives in livechat/json_codec.h (implemented in lib/core/json_text.cc,
+// because the core needs it too and must not depend on lib/http).
 
 }  // namespace livechat

@@ -87,15 +87,18 @@ class [[nodiscard]] Status {
 
 }  // namespace livechat
 
-// Early-return helpers. The argument is evaluated once.
-#define LC_RETURN_IF_ERROR(expr)                 \
-  do {                                           \
-    auto _lc_st = (expr);                        \
-    if (!_lc_st.ok()) return _lc_st.take_error(); \
-  } while (0)
-
+// Early-return helpers. The argument is evaluated once. Temporaries are named
+// by line so that nested uses (inside lambdas) do not shadow each other.
 #define LC_CONCAT_INNER_(a, b) a##b
 #define LC_CONCAT_(a, b) LC_CONCAT_INNER_(a, b)
+
+#define LC_RETURN_IF_ERROR_IMPL_(tmp, expr) \
+  do {                                      \
+    auto tmp = (expr);                      \
+    if (!tmp.ok()) return tmp.take_error(); \
+  } while (0)
+#define LC_RETURN_IF_ERROR(expr) LC_RETURN_IF_ERROR_IMPL_(LC_CONCAT_(_lc_st_, __LINE__), expr)
+
 #define LC_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.take_error();         \

@@ -1,0 +1,200 @@
+// ChatService: tags, checklist notes and custom attributes of a conversation.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/service_internal.h"
+#include "core/text.h"
+#include "livechat/chat_service.h"
+
+namespace livechat {
+
+using namespace internal;
+
+namespace {
+
+Event TagsEvent(Random& random, const Conversation& c, Millis now) {
+  return Event{random.Uuid(), c.shopId, "conversation.tags_updated", c.id, now,
+               JsonObject().StrArray("tags", c.tags).Done()};
+}
+
+}  // namespace
+
+Result<std::vector<TagCount>> ChatService::ListTagCatalog(const Principal& p) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  return ReadValue<std::vector<TagCount>>(store(), [&](StoreReader& r) { return r.ListTagCatalog(p.shopId); });
+}
+
+Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const std::string& id,
+                                                      const std::vector<std::string>& tags) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  // Spec: tags over 100 characters are dropped from the request; blank ones
+  // carry nothing and are dropped too. If none remain the call is refused.
+  std::vector<std::string> kept;
+  for (const auto& t : tags) {
+    if (!ValidUtf8(t)) return Invalid("tags must be valid UTF-8");
+    std::string_view trimmed = Trim(t);
+    if (trimmed.empty() || CodePoints(trimmed) > static_cast<std::size_t>(limits().tagMax)) continue;
+    kept.emplace_back(trimmed);
+  }
+  if (kept.empty())
+    return Invalid(fmt::format("no valid tags: each tag must be 1 to {} characters", limits().tagMax));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    bool changed = false;
+    for (auto& t : kept) {
+      if (std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end()) continue;
+      c.tags.push_back(std::move(t));
+      changed = true;
+    }
+    if (!changed) return c.tags;  // nothing new: no write, no event
+    c.updatedAt = now;
+    LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+    LC_RETURN_IF_ERROR(w.AppendEvent(TagsEvent(*random_, c, now)));
+    return c.tags;
+  });
+}
+
+Result<std::vector<std::string>> ChatService::RemoveTag(const Principal& p, const std::string& id,
+                                                        const std::string& tag) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    auto it = std::find(c.tags.begin(), c.tags.end(), tag);
+    if (it == c.tags.end()) return c.tags;  // absent: a no-op, so the call is idempotent
+    c.tags.erase(it);
+    c.updatedAt = now;
+    LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+    LC_RETURN_IF_ERROR(w.AppendEvent(TagsEvent(*random_, c, now)));
+    return c.tags;
+  });
+}
+
+Result<std::vector<Note>> ChatService::ListNotes(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  return ReadValue<std::vector<Note>>(store(), [&](StoreReader& r) -> Result<std::vector<Note>> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
+    return r.ListNotes(p.shopId, c.id);
+  });
+}
+
+Result<Note> ChatService::CreateNote(const Principal& p, const std::string& id, const std::optional<std::string>& text) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().noteTextMax));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<Note>(store(), [&](StoreWriter& w) -> Result<Note> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    Note n{random_->Uuid(), p.shopId, c.id, *text, false, now, now};
+    LC_RETURN_IF_ERROR(w.InsertNote(n));
+    return n;
+  });
+}
+
+Result<Note> ChatService::UpdateNote(const Principal& p, const std::string& id, const std::string& noteId,
+                                     const std::optional<std::string>& text) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().noteTextMax));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<Note>(store(), [&](StoreWriter& w) -> Result<Note> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto n, w.GetNote(p.shopId, c.id, noteId));
+    if (!n) return NotFound("note");
+    if (n->text == *text) return std::move(*n);  // unchanged text is not an edit
+    n->text = *text;
+    n->isUpdated = true;
+    n->updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateNote(*n));
+    if (!ok) return NotFound("note");
+    return std::move(*n);
+  });
+}
+
+Status ChatService::DeleteNote(const Principal& p, const std::string& id, const std::string& noteId) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return store().Write([&](StoreWriter& w) -> Status {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(bool ok, w.DeleteNote(p.shopId, c.id, noteId));
+    if (!ok) return NotFound("note");
+    return Status::Ok();
+  });
+}
+
+Result<std::vector<Attribute>> ChatService::ListAttributes(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  return ReadValue<std::vector<Attribute>>(store(), [&](StoreReader& r) -> Result<std::vector<Attribute>> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
+    return r.ListAttributes(p.shopId, c.id);
+  });
+}
+
+Result<Attribute> ChatService::UpsertAttribute(const Principal& p, const std::string& id,
+                                               const std::optional<std::string>& name,
+                                               const std::optional<std::string>& value, bool* created) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  LC_RETURN_IF_ERROR(CheckText(name, "name", limits().attributeNameMax));
+  LC_RETURN_IF_ERROR(CheckText(value, "value", limits().attributeValueMax, /*allowEmpty=*/true));
+  const Millis now = clock_->NowMillis();
+  bool made = false;
+  auto out = WriteValue<Attribute>(store(), [&](StoreWriter& w) -> Result<Attribute> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto existing, w.FindAttributeByName(p.shopId, c.id, *name));
+    if (existing) {
+      if (existing->value == *value) return std::move(*existing);
+      existing->value = *value;
+      existing->updatedAt = now;
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateAttribute(*existing));
+      if (!ok) return NotFound("attribute");
+      return std::move(*existing);
+    }
+    Attribute a{random_->Uuid(), p.shopId, c.id, *name, *value, now, now};
+    LC_RETURN_IF_ERROR(w.InsertAttribute(a));
+    made = true;
+    return a;
+  });
+  if (created) *created = out.ok() && made;
+  return out;
+}
+
+Result<Attribute> ChatService::UpdateAttribute(const Principal& p, const std::string& id,
+                                               const std::string& attributeId,
+                                               const std::optional<std::string>& name,
+                                               const std::optional<std::string>& value) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  if (!name && !value) return Invalid("send name, value, or both");
+  if (name) LC_RETURN_IF_ERROR(CheckText(name, "name", limits().attributeNameMax));
+  if (value) LC_RETURN_IF_ERROR(CheckText(value, "value", limits().attributeValueMax, /*allowEmpty=*/true));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<Attribute>(store(), [&](StoreWriter& w) -> Result<Attribute> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto a, w.GetAttribute(p.shopId, c.id, attributeId));
+    if (!a) return NotFound("attribute");
+    if (name && *name != a->name) {
+      LC_ASSIGN_OR_RETURN(auto clash, w.FindAttributeByName(p.shopId, c.id, *name));
+      if (clash) return Invalid(fmt::format("an attribute named \"{}\" already exists on this conversation", *name));
+      a->name = *name;
+    }
+    if (value) a->value = *value;
+    a->updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateAttribute(*a));
+    if (!ok) return NotFound("attribute");
+    return std::move(*a);
+  });
+}
+
+Status ChatService::DeleteAttribute(const Principal& p, const std::string& id, const std::string& attributeId) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return store().Write([&](StoreWriter& w) -> Status {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(bool ok, w.DeleteAttribute(p.shopId, c.id, attributeId));
+    if (!ok) return NotFound("attribute");
+    return Status::Ok();
+  });
+}
+
+}  // namespace livechat

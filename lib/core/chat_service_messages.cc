@@ -1,0 +1,304 @@
+// ChatService: reading and sending messages, with the AI handoff, automatic
+// assignment and channel deliverability rules.
+#include <fmt/format.h>
+
+#include "core/cursor.h"
+#include "core/service_internal.h"
+#include "livechat/chat_service.h"
+
+namespace livechat {
+
+using namespace internal;
+
+namespace {
+
+// The rules that make an agent reply undeliverable (409 CHANNEL_UNAVAILABLE).
+// Checked before anything is written, so a refused reply leaves no trace.
+Status CheckDeliverable(const Conversation& c, const Customer* customer, Millis now, Millis window) {
+  const std::string& ch = c.channel;
+  if (ch == "email") {
+    bool hasEmail = (c.customerEmail && !c.customerEmail->empty()) ||
+                    (customer && customer->email && !customer->email->empty());
+    if (!hasEmail)
+      return MakeError(ErrorCode::kChannelUnavailable,
+                       "cannot deliver by email: the customer has no email address (send it as a note instead)");
+    return Status::Ok();
+  }
+  if (ch == "facebook" || ch == "instagram" || ch == "whatsapp") {
+    bool hasRecipient = customer && ((customer->channelRecipient && !customer->channelRecipient->empty()) ||
+                                     (ch == "whatsapp" && customer->phone && !customer->phone->empty()));
+    if (!hasRecipient)
+      return MakeError(ErrorCode::kChannelUnavailable,
+                       fmt::format("cannot deliver on {}: the conversation has no recipient", ch));
+    if (!c.lastCustomerMessageAt || now - *c.lastCustomerMessageAt > window)
+      return MakeError(ErrorCode::kChannelUnavailable,
+                       fmt::format("cannot deliver on {}: the customer's last message is older than the 24-hour "
+                                   "messaging window",
+                                   ch));
+  }
+  return Status::Ok();  // online_store (the widget reads it) and channels added later
+}
+
+void AddUnique(std::vector<std::string>& v, const std::string& s) {
+  for (const auto& x : v)
+    if (x == s) return;
+  v.push_back(s);
+}
+
+}  // namespace
+
+Result<Page<Message>> ChatService::ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
+                                                const std::optional<std::string>& order) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, limits().messagesDefault, limits().messagesMax));
+  if (order && *order != "asc" && *order != "desc") return Invalid("order must be asc or desc");
+  MessageQuery q;
+  q.shopId = p.shopId;
+  q.descending = order && *order == "desc";
+  q.limit = limit + 1;
+  if (page.cursor) {
+    auto seq = DecodeMessageCursor(*page.cursor);
+    if (!seq) return Invalid("cursor is not valid: pass paging.nextCursor from the previous page unchanged");
+    q.afterSeq = *seq;
+  }
+  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<Message>>(store(), [&](StoreReader& r) -> Result<std::vector<Message>> {
+                        LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
+                        q.conversationId = c.id;
+                        return r.ListMessages(q);
+                      }));
+  Page<Message> out;
+  out.hasMore = static_cast<int>(rows.size()) > limit;
+  if (out.hasMore) {
+    rows.resize(static_cast<std::size_t>(limit));
+    out.nextCursor = EncodeMessageCursor(rows.back().seq);
+  }
+  out.items = std::move(rows);
+  return out;
+}
+
+Result<Message> ChatService::GetMessage(const Principal& p, const std::string& id, const std::string& messageId) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  return ReadValue<Message>(store(), [&](StoreReader& r) -> Result<Message> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto m, r.GetMessage(p.shopId, c.id, messageId));
+    if (!m) return NotFound("message");
+    return std::move(*m);
+  });
+}
+
+Result<Message> ChatService::SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
+  std::optional<std::string> memberId = in.memberId;
+  if (!memberId && p.memberId) memberId = p.memberId;  // an inbox session replies as itself
+  if (!in.asCustomer && (!memberId || memberId->empty()))
+    return Invalid("memberId is required unless asCustomer is true");
+  const Millis now = clock_->NowMillis();
+
+  struct Sent {
+    Message message;
+    Conversation conversation;
+    std::optional<Customer> customer;
+  };
+  LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(store(), [&](StoreWriter& w) -> Result<Sent> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    std::optional<Customer> customer;
+    if (c.customerUuid) {
+      LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
+    }
+    Message m;
+    m.id = random_->Uuid();
+    m.conversationId = c.id;
+    m.shopId = p.shopId;
+    m.text = *in.text;
+    m.createdAt = now;
+    m.isFirst = c.messageCount.value_or(0) == 0;
+    std::vector<Event> events;
+
+    if (in.asCustomer) {
+      // Relay of an inbound message: memberId and isNote are ignored.
+      m.senderType = "customer";
+      m.senderName = c.customerName.value_or(customer && customer->name ? *customer->name : "Customer");
+      c.lastCustomerMessageAt = now;
+      c.isRead = false;
+      c.isCustomerRead = true;
+      c.lastMessage = LastMessage{m.text, m.senderType, now};
+      c.lastActive = now;
+    } else {
+      LC_ASSIGN_OR_RETURN(auto member, LoadActiveMember(w, p.shopId, memberId, "memberId"));
+      m.senderType = "agent";
+      m.senderName = MemberFullName(member);
+      m.memberId = member.id;
+      m.isAdmin = true;
+      m.isNote = in.isNote;
+      c.isRead = true;  // an agent writing has read the conversation
+      if (!in.isNote) {
+        LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
+        if (c.isChatBot) c.isChatBot = false;  // the human takes over from the AI agent
+        LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
+        if (shop && shop->autoAssign && !c.memberId && !c.isChatBot) {
+          c.memberId = member.id;
+          events.push_back(Event{random_->Uuid(), p.shopId, "conversation.assigned", c.id, now,
+                                 JsonObject().Str("memberId", member.id).Null("previousMemberId").Done()});
+        }
+        c.isCustomerRead = false;
+        c.lastMessage = LastMessage{m.text, m.senderType, now};
+        c.lastActive = now;
+      }
+    }
+    c.hasFirstMsg = true;
+    c.messageCount = c.messageCount.value_or(0) + 1;
+    c.updatedAt = now;
+    LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+    if (in.asCustomer && customer) {
+      customer->lastChatAt = now;
+      customer->updatedAt = now;
+      LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
+    }
+    if (!m.isNote)  // notes are internal: never an event
+      events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
+    for (const auto& e : events) LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    return Sent{std::move(m), std::move(c), std::move(customer)};
+  }));
+
+  // Delivery happens after the commit: a sender failure never loses the
+  // message the agent wrote (the rules above already refused what cannot go).
+  if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store") {
+    Status st = sender_->Deliver(sent.conversation, sent.customer ? &*sent.customer : nullptr, sent.message);
+    (void)st;  // logged by the sender; the message stands
+  }
+  return std::move(sent.message);
+}
+
+Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
+  LC_RETURN_IF_ERROR(RequireSystem(p));
+  if (!IsKnownChannel(in.channel))
+    return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp");
+  LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
+  if (in.customerName) LC_RETURN_IF_ERROR(CheckText(in.customerName, "customerName", 255));
+  if (in.customerEmail) LC_RETURN_IF_ERROR(CheckText(in.customerEmail, "customerEmail", 254));
+  const Millis now = clock_->NowMillis();
+
+  return WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+    LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
+    if (!shop) return NotFound("store");
+    std::vector<Event> events;
+
+    // The contact: the same email within a store is the same contact.
+    std::optional<Customer> customer;
+    if (in.customerEmail && !in.customerEmail->empty()) {
+      LC_ASSIGN_OR_RETURN(customer, w.FindCustomerByEmail(p.shopId, *in.customerEmail));
+    }
+    std::optional<Conversation> conv;
+    if (in.conversationId) {
+      LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, *in.conversationId));
+      conv = std::move(c);
+      if (!customer && conv->customerUuid) {
+        LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *conv->customerUuid));
+      }
+    }
+    bool newCustomer = false;
+    if (!customer) {
+      Customer c;
+      c.id = random_->Uuid();
+      c.shopId = p.shopId;
+      c.name = in.customerName;
+      if (in.customerName) {
+        auto space = in.customerName->find(' ');
+        c.firstName = in.customerName->substr(0, space);
+        if (space != std::string::npos) c.lastName = in.customerName->substr(space + 1);
+      }
+      c.email = in.customerEmail;
+      c.phone = in.customerPhone;
+      c.type = (in.customerEmail && !in.customerEmail->empty()) ? "guest" : "anonymous";
+      c.createdAt = now;
+      customer = std::move(c);
+      newCustomer = true;
+    }
+    AddUnique(customer->channels, in.channel);
+    if (in.channelRecipient) customer->channelRecipient = in.channelRecipient;
+    if (in.customerPhone && !customer->phone) customer->phone = in.customerPhone;
+    if (in.customerName && !customer->name) customer->name = in.customerName;
+    customer->lastChatAt = now;
+    customer->updatedAt = now;
+    if (newCustomer) {
+      LC_RETURN_IF_ERROR(w.InsertCustomer(*customer));
+      events.push_back(Event{random_->Uuid(), p.shopId, "customer.created", std::nullopt, now,
+                             JsonObject()
+                                 .Str("customerId", customer->id)
+                                 .OptStr("email", customer->email)
+                                 .OptStr("firstName", customer->firstName)
+                                 .OptStr("lastName", customer->lastName)
+                                 .OptStr("phone", customer->phone)
+                                 .StrArray("tags", customer->tags)
+                                 .Int("ordersCount", customer->ordersCount.value_or(0))
+                                 .Double("totalSpent", customer->totalSpent.value_or(0))
+                                 .Done()});
+    } else {
+      LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
+    }
+
+    bool newConversation = !conv;
+    if (newConversation) {
+      Conversation c;
+      c.id = random_->Uuid();
+      c.shopId = p.shopId;
+      c.inNewDatastore = !in.legacy;
+      if (in.legacy) c.firestoreId = random_->Hex(10);  // 20 characters, as the older datastore's ids
+      c.sessionId = in.sessionId;
+      c.customerUuid = customer->id;
+      c.customerName = customer->name;
+      c.customerEmail = customer->email;
+      c.customerType = customer->type;
+      c.channel = in.channel;
+      c.channels = {in.channel};
+      c.createdAt = now;
+      c.messageCount = 0;
+      conv = std::move(c);
+    }
+    Conversation& c = *conv;
+    AddUnique(c.channels, in.channel);
+
+    Message m;
+    m.id = random_->Uuid();
+    m.conversationId = c.id;
+    m.shopId = p.shopId;
+    m.text = in.text;
+    m.senderType = "customer";
+    m.senderName = customer->name.value_or("Customer");
+    m.createdAt = now;
+    m.isFirst = c.messageCount.value_or(0) == 0;
+
+    c.hasFirstMsg = true;
+    c.status = newConversation ? "open" : c.status;
+    c.isRead = false;
+    c.isCustomerRead = true;
+    c.messageCount = c.messageCount.value_or(0) + 1;
+    c.lastMessage = LastMessage{m.text, m.senderType, now};
+    c.lastActive = now;
+    c.lastCustomerMessageAt = now;
+    c.updatedAt = now;
+    if (newConversation) {
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+      events.push_back(Event{random_->Uuid(), p.shopId, "conversation.created", c.id, now,
+                             JsonObject()
+                                 .Str("type", c.customerType)
+                                 .Str("customerId", customer->id)
+                                 .Str("channel", c.channel)
+                                 .Bool("isChatBot", c.isChatBot)
+                                 .Bool("isFirstMessage", true)
+                                 .Done()});
+    } else {
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+      if (!ok) return NotFound("conversation");
+    }
+    LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
+    for (const auto& e : events) LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    return c;
+  });
+}
+
+}  // namespace livechat

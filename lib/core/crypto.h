@@ -1,0 +1,20 @@
+// Hashing and secret comparison for keys, sessions and passwords (libsodium).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace livechat::internal {
+
+// Lowercase hex SHA-256.
+std::string Sha256Hex(std::string_view data);
+// Constant-time equality; lengths are not secret.
+bool ConstantTimeEquals(std::string_view a, std::string_view b);
+// Argon2id string (crypto_pwhash_str, interactive limits). Empty on failure.
+std::string HashPassword(std::string_view password);
+bool VerifyPassword(std::string_view hash, std::string_view password);
+// "sk_" followed by exactly 32 lowercase or uppercase hex characters.
+bool LooksLikeApiKey(std::string_view key);
+
+}  // namespace livechat::internal

@@ -1,0 +1,83 @@
+#include "livechat/model.h"
+
+#include <array>
+
+namespace livechat {
+namespace {
+
+struct PermissionInfo {
+  Permission bit;
+  std::string_view slug;
+  std::string_view display;
+};
+
+constexpr std::array<PermissionInfo, 8> kPermissions{{
+    {kPermReadConversations, "read_conversations", "Read conversations"},
+    {kPermManageConversations, "manage_conversations", "Manage conversations"},
+    {kPermReadCustomers, "read_customers", "Read customers"},
+    {kPermReadSetupStatus, "read_setup_status", "Read setup status"},
+    {kPermReadSettings, "read_settings", "Read settings"},
+    {kPermManageWidgetSettings, "manage_widget_settings", "Manage widget settings"},
+    {kPermManageAllSettings, "manage_all_settings", "Manage all settings"},
+    {kPermManageKnowledge, "manage_knowledge", "Manage knowledge and training"},
+}};
+
+}  // namespace
+
+std::string_view PlanName(Plan p) {
+  switch (p) {
+    case Plan::kFree: return "free";
+    case Plan::kBasic: return "basic";
+    case Plan::kPro: return "pro";
+    case Plan::kPlus: return "plus";
+  }
+  return "free";
+}
+
+std::optional<Plan> ParsePlan(std::string_view s) {
+  if (s == "free") return Plan::kFree;
+  if (s == "basic") return Plan::kBasic;
+  if (s == "pro") return Plan::kPro;
+  if (s == "plus") return Plan::kPlus;
+  return std::nullopt;
+}
+
+std::optional<Permission> ParsePermissionSlug(std::string_view slug) {
+  for (const auto& p : kPermissions)
+    if (p.slug == slug) return p.bit;
+  return std::nullopt;
+}
+
+std::string_view PermissionSlug(Permission p) {
+  for (const auto& info : kPermissions)
+    if (info.bit == p) return info.slug;
+  return "";
+}
+
+std::string_view PermissionDisplayName(Permission p) {
+  for (const auto& info : kPermissions)
+    if (info.bit == p) return info.display;
+  return "";
+}
+
+std::vector<std::string> PermissionSlugs(std::uint32_t mask) {
+  std::vector<std::string> out;
+  for (const auto& p : kPermissions)
+    if (mask & p.bit) out.emplace_back(p.slug);
+  return out;
+}
+
+std::string MemberFullName(const Member& m) {
+  std::string full = m.firstName.value_or("");
+  if (m.lastName && !m.lastName->empty()) {
+    if (!full.empty()) full += ' ';
+    full += *m.lastName;
+  }
+  return full.empty() ? m.email : full;
+}
+
+bool IsKnownChannel(std::string_view c) {
+  return c == "online_store" || c == "email" || c == "facebook" || c == "instagram" || c == "whatsapp";
+}
+
+}  // namespace livechat

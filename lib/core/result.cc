@@ -1,0 +1,23 @@
+#include "livechat/result.h"
+
+namespace livechat {
+
+std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidParams: return "INVALID_PARAMS";
+    case ErrorCode::kUnauthenticated: return "UNAUTHENTICATED";
+    case ErrorCode::kInvalidApiKey: return "INVALID_API_KEY";
+    case ErrorCode::kForbidden: return "FORBIDDEN";
+    case ErrorCode::kNotFound: return "NOT_FOUND";
+    case ErrorCode::kMethodNotAllowed: return "METHOD_NOT_ALLOWED";
+    case ErrorCode::kConflict: return "CONFLICT";
+    case ErrorCode::kChannelUnavailable: return "CHANNEL_UNAVAILABLE";
+    case ErrorCode::kPayloadTooLarge: return "PAYLOAD_TOO_LARGE";
+    case ErrorCode::kUnsupportedMediaType: return "UNSUPPORTED_MEDIA_TYPE";
+    case ErrorCode::kRateLimited: return "RATE_LIMITED";
+    case ErrorCode::kInternal: return "INTERNAL";
+  }
+  return "INTERNAL";
+}
+
+}  // namespace livechat

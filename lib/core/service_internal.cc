@@ -1,0 +1,68 @@
+#include "core/service_internal.h"
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+
+namespace livechat::internal {
+
+Status Require(const Principal& p, Permission perm) {
+  if (p.Has(perm)) return Status::Ok();
+  return MakeError(ErrorCode::kForbidden,
+                   fmt::format("this API key lacks the \"{}\" permission", PermissionDisplayName(perm)));
+}
+
+Status RequireReadConversations(const Principal& p) {
+  if (p.Has(kPermReadConversations) || p.Has(kPermManageConversations)) return Status::Ok();
+  return MakeError(ErrorCode::kForbidden,
+                   "this API key lacks the \"Read conversations\" permission (or \"Manage conversations\")");
+}
+
+Status RequireSystem(const Principal& p) {
+  if (p.kind == Principal::Kind::kSystem) return Status::Ok();
+  return MakeError(ErrorCode::kForbidden, "this operation is for the store operator only");
+}
+
+Result<int> ResolveLimit(const std::optional<std::int64_t>& limit, int def, int max) {
+  if (!limit) return def;
+  if (*limit < 1) return Invalid("limit must be a whole number of 1 or more");
+  return static_cast<int>(std::min<std::int64_t>(*limit, max));
+}
+
+Status CheckText(const std::optional<std::string>& v, std::string_view field, int max, bool allowEmpty) {
+  if (!v) return Invalid(fmt::format("{} is required", field));
+  if (!ValidUtf8(*v)) return Invalid(fmt::format("{} must be valid UTF-8", field));
+  if (!allowEmpty && Trim(*v).empty()) return Invalid(fmt::format("{} must not be empty", field));
+  std::size_t n = CodePoints(*v);
+  if (n > static_cast<std::size_t>(max))
+    return Invalid(fmt::format("{} must be at most {} characters (got {})", field, max, n));
+  return Status::Ok();
+}
+
+Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId, const std::string& id) {
+  LC_ASSIGN_OR_RETURN(auto found, r.FindConversation(shopId, id));
+  if (!found) return NotFound("conversation");
+  return std::move(*found);
+}
+
+Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
+                                std::string_view field) {
+  if (!memberId || memberId->empty()) return Invalid(fmt::format("{} is required", field));
+  LC_ASSIGN_OR_RETURN(auto m, r.GetMember(shopId, *memberId));
+  if (!m || !m->active)
+    return Invalid(fmt::format("{} \"{}\" is not an active member of this store (see GET /chat/members)", field,
+                               *memberId));
+  return std::move(*m);
+}
+
+std::string MessageEventData(const Message& m) {
+  return JsonObject()
+      .Str("messageId", m.id)
+      .Str("text", m.text)
+      .Str("senderType", m.senderType)
+      .OptStr("memberId", m.memberId)
+      .Str("createdAt", FormatIso8601(m.createdAt))
+      .Done();
+}
+
+}  // namespace livechat::internal

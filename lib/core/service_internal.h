@@ -1,0 +1,67 @@
+// Helpers shared by the ChatService translation units: permission checks,
+// limit resolution, event construction and store access patterns.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/json_builder.h"
+#include "livechat/chat_service.h"
+
+namespace livechat::internal {
+
+inline Error NotFound(std::string_view what) { return MakeError(ErrorCode::kNotFound, std::string(what) + " not found"); }
+inline Error Invalid(std::string message) { return MakeError(ErrorCode::kInvalidParams, std::move(message)); }
+
+// FORBIDDEN naming the missing permission as the settings panel shows it.
+Status Require(const Principal& p, Permission perm);
+// "Manage conversations" covers every read of conversation data.
+Status RequireReadConversations(const Principal& p);
+Status RequireSystem(const Principal& p);
+
+// The spec's paginated-endpoint rule: null -> default, > max -> max, < 1 -> 400.
+Result<int> ResolveLimit(const std::optional<std::int64_t>& limit, int def, int max);
+
+// Validates a text field: present, valid UTF-8, not blank (unless allowEmpty),
+// at most `max` code points. `field` names it in the message.
+Status CheckText(const std::optional<std::string>& v, std::string_view field, int max, bool allowEmpty = false);
+
+// Runs fn in a read snapshot and returns what it produced.
+template <typename T>
+Result<T> ReadValue(Store& store, const std::function<Result<T>(StoreReader&)>& fn) {
+  std::optional<T> out;
+  Status st = store.Read([&](StoreReader& r) -> Status {
+    auto res = fn(r);
+    if (!res.ok()) return res.take_error();
+    out = std::move(res).value();
+    return Status::Ok();
+  });
+  if (!st.ok()) return st.take_error();
+  return std::move(*out);
+}
+
+// Runs fn in one write transaction (rolled back on error) and returns its value.
+template <typename T>
+Result<T> WriteValue(Store& store, const std::function<Result<T>(StoreWriter&)>& fn) {
+  std::optional<T> out;
+  Status st = store.Write([&](StoreWriter& w) -> Status {
+    auto res = fn(w);
+    if (!res.ok()) return res.take_error();
+    out = std::move(res).value();
+    return Status::Ok();
+  });
+  if (!st.ok()) return st.take_error();
+  return std::move(*out);
+}
+
+// A conversation of this shop by any id form, or NOT_FOUND.
+Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId, const std::string& id);
+// An active member of this shop, or INVALID_PARAMS naming `field`.
+Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
+                                std::string_view field);
+
+std::string MessageEventData(const Message& m);
+
+}  // namespace livechat::internal
