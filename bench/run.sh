@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Load benchmark of livechatd against the transport's ceiling, on loopback.
+# Seeds 100,000 conversations x 10 messages, then runs wrk against:
+#   the ceiling server (fixed 2 KB body), GET /chat/conversations (page 1 and
+#   page 1,000), GET /chat/conversations/{id}/messages, POST .../messages.
+# Writes the numbers to bench/results/latest.txt; RESULTS.md is written by hand from it.
+# Usage: bench/run.sh [DURATION_SECONDS] (default 10)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+dur=${1:-10}
+conns=${BENCH_CONNECTIONS:-16}
+build=$root/build-bench
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
+cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+db=$work/bench.db
+ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+
+shop=$(ctl store create --name Bench --plan pro | json "['id']")
+key=$(ctl key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']")
+member=$(ctl member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member | json "['id']")
+t0=$(date +%s.%N)
+ctl seed --store "$shop" --conversations 100000 --messages-per-conversation 10 >/dev/null
+t1=$(date +%s.%N)
+
+"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18080 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 \
+  2>/dev/null >"$work/d.out" &
+pids+=($!)
+"$build/bench/bench_ceiling_server" 18090 2048 >"$work/c.out" &
+pids+=($!)
+for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && grep -q listening "$work/c.out" && break; sleep 0.1; done
+
+base=http://127.0.0.1:18080
+page1=$(curl -s -H "X-Api-Key: $key" "$base/chat/conversations?limit=100")
+conv=$(echo "$page1" | json "['data'][0]['id']")
+# Walk to page 1,000 (limit 100) to get its cursor.
+cursor=$(echo "$page1" | json "['paging']['nextCursor']")
+for _ in $(seq 2 999); do
+  cursor=$(curl -s -H "X-Api-Key: $key" "$base/chat/conversations?limit=100&cursor=$cursor" | json "['paging']['nextCursor']")
+done
+p1000_items=$(curl -s -H "X-Api-Key: $key" "$base/chat/conversations?limit=100&cursor=$cursor" | json "['data'].__len__()")
+
+export LC_KEY=$key LC_MEMBER=$member
+out=$here/results/latest.txt
+mkdir -p "$here/results"
+{
+  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -srm)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "seed: 100000 conversations x 10 messages in $(python3 -c "print(round($t1-$t0,1))") s"
+  echo "db size: $(du -h "$db" | cut -f1)"
+  echo "page 1000 items: $p1000_items"
+  echo "wrk: 1 thread, $conns connections, ${dur}s each"
+} >"$out"
+run() {
+  local name=$1; shift
+  echo "== $name" >>"$out"
+  wrk -t1 -c"$conns" -d"${dur}s" --latency "$@" >>"$out" 2>&1
+}
+run "ceiling GET (2 KB fixed body)" http://127.0.0.1:18090/x
+run "GET /chat/conversations?limit=20 (page 1)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=20"
+run "GET /chat/conversations?limit=100 (page 1)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=100"
+run "GET /chat/conversations?limit=100 (page 1000)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=100&cursor=$cursor"
+run "GET /chat/conversations/{id}/messages" -s "$here/get_with_key.lua" "$base/chat/conversations/$conv/messages"
+run "POST /chat/conversations/{id}/messages" -s "$here/post_message.lua" "$base/chat/conversations/$conv/messages"
+cat "$out"

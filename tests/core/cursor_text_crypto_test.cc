@@ -1,0 +1,72 @@
+#include <doctest/doctest.h>
+
+#include "core/crypto.h"
+#include "core/cursor.h"
+#include "core/text.h"
+#include "livechat/clock.h"
+
+namespace livechat::internal {
+
+TEST_CASE("base64url round-trips every length and rejects foreign characters") {
+  for (std::string s : {"", "a", "ab", "abc", "abcd", "\xff\x00\x10"}) {
+    auto enc = Base64UrlEncode(s);
+    CHECK(enc.find('=') == std::string::npos);
+    auto dec = Base64UrlDecode(enc);
+    REQUIRE(dec.has_value());
+    CHECK(*dec == s);
+  }
+  CHECK(Base64UrlEncode("abc") == "YWJj");
+  CHECK_FALSE(Base64UrlDecode("YW+j").has_value());
+  CHECK_FALSE(Base64UrlDecode("Y").has_value());
+}
+
+TEST_CASE("conversation and message cursors: round trip, and garbage is refused") {
+  auto c = EncodeConversationCursor({1767225600123, 42});
+  auto k = DecodeConversationCursor(c);
+  REQUIRE(k.has_value());
+  CHECK(k->lastActive == 1767225600123);
+  CHECK(k->pgConvoId == 42);
+  CHECK_FALSE(DecodeConversationCursor("not-a-cursor!").has_value());
+  CHECK_FALSE(DecodeConversationCursor(Base64UrlEncode("c1:12")).has_value());
+  CHECK_FALSE(DecodeConversationCursor(Base64UrlEncode("c1:x:1")).has_value());
+  CHECK_FALSE(DecodeConversationCursor(EncodeMessageCursor(5)).has_value());  // a message cursor is not a conversation cursor
+  auto m = DecodeMessageCursor(EncodeMessageCursor(987654321));
+  REQUIRE(m.has_value());
+  CHECK(*m == 987654321);
+  CHECK_FALSE(DecodeMessageCursor("").has_value());
+}
+
+TEST_CASE("UTF-8 validation and code point counting") {
+  CHECK(ValidUtf8("plain"));
+  CHECK(ValidUtf8("caf\xc3\xa9 \xf0\x9f\x98\x80"));
+  CHECK_FALSE(ValidUtf8("\xc3"));              // truncated
+  CHECK_FALSE(ValidUtf8("\xc0\xaf"));          // overlong
+  CHECK_FALSE(ValidUtf8("\xed\xa0\x80"));      // surrogate
+  CHECK_FALSE(ValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
+  CHECK(CodePoints("caf\xc3\xa9") == 4);
+  CHECK(CodePoints("\xf0\x9f\x98\x80") == 1);
+  CHECK(Trim("  a b \n") == "a b");
+}
+
+TEST_CASE("keys: hashes, constant-time comparison, format") {
+  CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(ConstantTimeEquals("abc", "abc"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abd"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abcd"));
+  CHECK(LooksLikeApiKey("sk_0123456789abcdef0123456789abcdef"));
+  CHECK_FALSE(LooksLikeApiKey("sk_0123456789abcdef0123456789abcde"));    // 31 hex
+  CHECK_FALSE(LooksLikeApiKey("sk_0123456789abcdef0123456789abcdef0"));  // 33 hex
+  CHECK_FALSE(LooksLikeApiKey("pk_0123456789abcdef0123456789abcdef"));
+  CHECK_FALSE(LooksLikeApiKey("sk_0123456789abcdef0123456789abcdeg"));
+  auto h = HashPassword("correct horse");
+  CHECK(VerifyPassword(h, "correct horse"));
+  CHECK_FALSE(VerifyPassword(h, "wrong horse"));
+  CHECK_FALSE(VerifyPassword("", "anything"));
+}
+
+TEST_CASE("ISO 8601 formatting is UTC with milliseconds") {
+  CHECK(FormatIso8601(0) == "1970-01-01T00:00:00.000Z");
+  CHECK(FormatIso8601(1767225600123) == "2026-01-01T00:00:00.123Z");
+}
+
+}  // namespace livechat::internal
