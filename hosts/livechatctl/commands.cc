@@ -1,0 +1,289 @@
+#include "commands.h"
+
+#include <charconv>
+#include <limits>
+
+#include "livechat/json_codec.h"
+#include "livechat/principal.h"
+#include "livechat/result.h"
+
+namespace livechatctl {
+namespace {
+
+using livechat::ChatService;
+using livechat::Principal;
+
+Outcome Ok(std::string json) { return Outcome{0, std::move(json)}; }
+
+Outcome Failed(const livechat::Error& e) { return Outcome{1, ErrorJson(livechat::ErrorCodeName(e.code), e.message)}; }
+
+std::optional<std::string> Opt(const ParsedArgs& a, const char* name) {
+  auto it = a.values.find(name);
+  if (it == a.values.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string& Req(const ParsedArgs& a, const char* name) { return a.values.at(name); }
+
+bool Has(const ParsedArgs& a, const char* name) { return a.values.count(name) != 0; }
+
+std::optional<int> ParseCount(const std::string& text) {
+  int v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0) return std::nullopt;
+  return v;
+}
+
+// "read_conversations,manage_conversations" -> the permission mask. An empty
+// list is a key with nothing ticked (refused everywhere, as the spec says).
+std::optional<std::uint32_t> ParsePermissions(const std::string& text, std::string* bad) {
+  std::uint32_t mask = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string slug = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    slug.erase(0, slug.find_first_not_of(" \t"));
+    slug.erase(slug.find_last_not_of(" \t") + 1);
+    if (!slug.empty()) {
+      auto p = livechat::ParsePermissionSlug(slug);
+      if (!p) {
+        *bad = slug;
+        return std::nullopt;
+      }
+      mask |= *p;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return mask;
+}
+
+std::string JoinArray(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ",";
+    out += items[i];
+  }
+  return out + "]";
+}
+
+// `{"key":"sk_...", <the key's public fields>}`: the one time the secret is shown.
+std::string CreatedKeyJson(const livechat::CreatedKey& k) {
+  std::string fields = livechat::ToJson(k.key);
+  std::string out = "{\"key\":";
+  livechat::AppendJsonString(out, k.secret);
+  if (fields.size() > 2) out += "," + fields.substr(1);
+  else out += "}";
+  return out;
+}
+
+Outcome StoreCreate(ChatService& service, const ParsedArgs& a) {
+  livechat::CreateShopInput in;
+  in.name = Req(a, "name");
+  auto plan = livechat::ParsePlan(Opt(a, "plan").value_or("pro"));
+  if (!plan) return UsageError("--plan must be one of free, basic, pro, plus");
+  in.plan = *plan;
+  in.autoAssign = Has(a, "auto-assign");
+  auto shop = service.CreateShop(in);
+  if (!shop.ok()) return Failed(shop.error());
+  return Ok(livechat::ToJson(*shop));
+}
+
+Outcome KeyCreate(ChatService& service, const ParsedArgs& a) {
+  livechat::CreateKeyInput in;
+  in.name = Req(a, "name");
+  in.legacy = Has(a, "legacy");
+  if (!in.legacy && !Has(a, "permissions"))
+    return UsageError("give --permissions a,b,c (or --legacy for a key without the permission model)");
+  if (auto perms = Opt(a, "permissions")) {
+    std::string bad;
+    auto mask = ParsePermissions(*perms, &bad);
+    if (!mask)
+      return UsageError("unknown permission \"" + bad +
+                        "\"; known: read_conversations, manage_conversations, read_customers, read_setup_status, "
+                        "read_settings, manage_widget_settings, manage_all_settings, manage_knowledge");
+    in.permissions = *mask;
+  }
+  auto key = service.CreateApiKey(Principal::System(Req(a, "store")), in);
+  if (!key.ok()) return Failed(key.error());
+  return Ok(CreatedKeyJson(*key));
+}
+
+Outcome KeyList(ChatService& service, const ParsedArgs& a) {
+  auto keys = service.ListApiKeys(Principal::System(Req(a, "store")));
+  if (!keys.ok()) return Failed(keys.error());
+  std::vector<std::string> items;
+  for (const auto& k : *keys) items.push_back(livechat::ToJson(k));
+  return Ok(JoinArray(items));
+}
+
+Outcome KeyDelete(ChatService& service, const ParsedArgs& a) {
+  auto st = service.DeleteApiKey(Principal::System(Req(a, "store")), Req(a, "id"));
+  if (!st.ok()) return Failed(st.error());
+  std::string out = "{\"id\":";
+  livechat::AppendJsonString(out, Req(a, "id"));
+  return Ok(out + ",\"deleted\":true}");
+}
+
+Outcome MemberCreate(ChatService& service, const ParsedArgs& a) {
+  livechat::CreateMemberInput in;
+  in.email = Req(a, "email");
+  in.firstName = Opt(a, "first-name");
+  in.lastName = Opt(a, "last-name");
+  in.role = Opt(a, "role").value_or("member");
+  if (in.role != "admin" && in.role != "member") return UsageError("--role must be admin or member");
+  in.password = Opt(a, "password");
+  in.active = !Has(a, "inactive");
+  in.avatarUrl = Opt(a, "avatar-url");
+  auto member = service.CreateMember(Principal::System(Req(a, "store")), in);
+  if (!member.ok()) return Failed(member.error());
+  return Ok(livechat::ToJson(*member));
+}
+
+Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
+  livechat::InboundMessageInput in;
+  in.channel = Opt(a, "channel").value_or("online_store");
+  if (!livechat::IsKnownChannel(in.channel))
+    return UsageError("--channel must be one of online_store, email, facebook, instagram, whatsapp");
+  in.customerName = Opt(a, "customer-name");
+  in.customerEmail = Opt(a, "customer-email");
+  in.customerPhone = Opt(a, "customer-phone");
+  in.channelRecipient = Opt(a, "recipient");
+  in.sessionId = Opt(a, "session-id");
+  in.conversationId = Opt(a, "conversation");
+  in.text = Req(a, "text");
+  auto conv = service.ReceiveInbound(Principal::System(Req(a, "store")), in);
+  if (!conv.ok()) return Failed(conv.error());
+  return Ok(livechat::ToJson(*conv, livechat::JsonView::kDetail));
+}
+
+Outcome Seed(ChatService& service, const ParsedArgs& a) {
+  auto conversations = ParseCount(Req(a, "conversations"));
+  auto messages = ParseCount(Opt(a, "messages-per-conversation").value_or("0"));
+  if (!conversations) return UsageError("--conversations expects a whole number >= 0");
+  if (!messages) return UsageError("--messages-per-conversation expects a whole number >= 0");
+  livechat::SeedInput in{*conversations, *messages};
+  auto st = service.Seed(Principal::System(Req(a, "store")), in);
+  if (!st.ok()) return Failed(st.error());
+  std::string out = "{\"storeId\":";
+  livechat::AppendJsonString(out, Req(a, "store"));
+  out += ",\"conversations\":" + std::to_string(in.conversations) +
+         ",\"messagesPerConversation\":" + std::to_string(in.messagesPerConversation) + "}";
+  return Ok(out);
+}
+
+Outcome Demo(ChatService& service, const ParsedArgs& a) {
+  auto created = service.CreateDemo(Opt(a, "name").value_or("Demo Store"));
+  if (!created.ok()) return Failed(created.error());
+  auto shop = service.GetShop(created->key.shopId);
+  if (!shop.ok()) return Failed(shop.error());
+  return Ok("{\"shop\":" + livechat::ToJson(*shop) + ",\"key\":" + CreatedKeyJson(*created) + "}");
+}
+
+const FlagDef kStore{"store", true, true, "store id (from `store create`)"};
+
+}  // namespace
+
+std::string ErrorJson(std::string_view code, const std::string& message) {
+  std::string out = "{\"error\":{\"code\":";
+  livechat::AppendJsonString(out, code);
+  out += ",\"message\":";
+  livechat::AppendJsonString(out, message);
+  return out + "}}";
+}
+
+Outcome UsageError(const std::string& message) { return Outcome{2, ErrorJson("INVALID_PARAMS", message)}; }
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> kCommands = {
+      {{"store", "create"},
+       {{"name", true, true, "store name"},
+        {"plan", true, false, "free|basic|pro|plus (default pro; API keys need pro or plus)"},
+        {"auto-assign", false, false, "an agent reply assigns the conversation to the replier"}},
+       "create a store; prints it with id and appId",
+       StoreCreate},
+      {{"key", "create"},
+       {kStore,
+        {"name", true, true, "key name, up to 50 characters"},
+        {"permissions", true, false, "comma-separated slugs (required unless --legacy)"},
+        {"legacy", false, false, "a key without the permission model: passes every check"}},
+       "create an API key; prints \"key\" (the sk_ value) once",
+       KeyCreate},
+      {{"key", "list"}, {kStore}, "list a store's keys (never the secret)", KeyList},
+      {{"key", "delete"}, {kStore, {"id", true, true, "key id"}}, "revoke a key", KeyDelete},
+      {{"member", "create"},
+       {kStore,
+        {"email", true, true, "email (admin inbox login)"},
+        {"first-name", true, false, "first name"},
+        {"last-name", true, false, "last name"},
+        {"role", true, false, "admin|member (default member)"},
+        {"password", true, false, "password for the admin inbox login"},
+        {"inactive", false, false, "create the member inactive"},
+        {"avatar-url", true, false, "avatar URL"}},
+       "create a team member",
+       MemberCreate},
+      {{"conversation", "start"},
+       {kStore,
+        {"channel", true, false, "online_store|email|facebook|instagram|whatsapp (default online_store)"},
+        {"customer-name", true, false, "customer name"},
+        {"customer-email", true, false, "customer email (the same email is the same contact)"},
+        {"customer-phone", true, false, "customer phone"},
+        {"recipient", true, false, "channel identity for facebook/instagram/whatsapp delivery"},
+        {"session-id", true, false, "browsing session id"},
+        {"conversation", true, false, "continue this conversation instead of starting one"},
+        {"text", true, true, "the customer's message"}},
+       "record an inbound customer message; prints the conversation (id, customerUuid)",
+       ConversationStart},
+      {{"seed"},
+       {kStore,
+        {"conversations", true, true, "conversations to create"},
+        {"messages-per-conversation", true, false, "messages in each (default 0)"}},
+       "bulk-create conversations and messages (benchmarks)",
+       Seed},
+      {{"demo"},
+       {{"name", true, false, "store name (default \"Demo Store\")"}},
+       "create a demo store with data and a key with every permission",
+       Demo},
+  };
+  return kCommands;
+}
+
+const Command* FindCommand(const std::vector<std::string>& words) {
+  for (const auto& c : Commands())
+    if (c.words == words) return &c;
+  return nullptr;
+}
+
+bool IsSwitch(const std::string& flag) {
+  for (const auto& c : Commands())
+    for (const auto& f : c.flags)
+      if (flag == f.name) return !f.takesValue;
+  return false;
+}
+
+std::string Usage() {
+  std::string out =
+      "usage: livechatctl [--db PATH] COMMAND [FLAGS]\n"
+      "\n"
+      "Administers a livechat SQLite database; safe while livechatd runs on it.\n"
+      "Prints one JSON document on stdout. Exit status: 0 ok, 1 the operation\n"
+      "failed ({\"error\":{\"code\",\"message\"}}), 2 usage error.\n"
+      "\n"
+      "  --db PATH   database file (default ./livechat.db; env LIVECHAT_DB)\n"
+      "\n"
+      "commands:\n";
+  for (const auto& c : Commands()) {
+    std::string name;
+    for (const auto& w : c.words) name += (name.empty() ? "" : " ") + w;
+    out += "  " + name + ": " + c.summary + "\n";
+    for (const auto& f : c.flags) {
+      std::string flag = std::string("--") + f.name + (f.takesValue ? " V" : "");
+      out += "      " + flag + std::string(flag.size() < 28 ? 28 - flag.size() : 1, ' ') + f.help +
+             (f.required ? " [required]" : "") + "\n";
+    }
+  }
+  out += "\nSee docs/operations.md.\n";
+  return out;
+}
+
+}  // namespace livechatctl

@@ -1,0 +1,68 @@
+// livechatctl: the admin command line. `livechatctl --db PATH COMMAND ...`
+// prints one JSON document on stdout; see `livechatctl --help`.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_line.h"
+#include "commands.h"
+#include "livechat/chat_service.h"
+#include "livechat/sqlite_store.h"
+
+#ifndef LIVECHAT_VERSION
+#define LIVECHAT_VERSION "unknown"
+#endif
+
+namespace {
+
+int Emit(const livechatctl::Outcome& o) {
+  std::fputs(o.json.c_str(), stdout);
+  std::fputc('\n', stdout);
+  if (o.exitCode == 2) std::fputs("livechatctl: usage error; see livechatctl --help\n", stderr);
+  return o.exitCode;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> argList(argv + 1, argv + argc);
+  std::string error;
+  auto args = livechatctl::SplitArgs(argList, livechatctl::IsSwitch, &error);
+  if (!args) return Emit(livechatctl::UsageError(error));
+  if (args->version) {
+    std::printf("{\"livechatctl\":\"%s\"}\n", LIVECHAT_VERSION);
+    return 0;
+  }
+  if (args->help) {
+    std::fputs(livechatctl::Usage().c_str(), stdout);
+    return 0;
+  }
+  if (args->words.empty()) return Emit(livechatctl::UsageError("no command given"));
+  const livechatctl::Command* command = livechatctl::FindCommand(args->words);
+  if (command == nullptr) {
+    std::string name;
+    for (const auto& w : args->words) name += (name.empty() ? "" : " ") + w;
+    return Emit(livechatctl::UsageError("unknown command \"" + name + "\""));
+  }
+  if (std::string problem = livechatctl::CheckFlags(*args, command->flags); !problem.empty())
+    return Emit(livechatctl::UsageError(problem));
+
+  std::string db = "./livechat.db";
+  if (const char* env = std::getenv("LIVECHAT_DB"); env != nullptr && *env != '\0') db = env;
+  if (args->db) db = *args->db;
+  if (db.empty()) return Emit(livechatctl::UsageError("--db must not be empty"));
+
+  livechat::SqliteOptions options;
+  options.path = db;
+  options.readers = 1;  // one command, one thread
+  auto store = livechat::OpenSqliteStore(options);
+  if (!store.ok())
+    return Emit({1, livechatctl::ErrorJson("INTERNAL", "cannot open database " + db + ": " + store.error().message)});
+
+  livechat::ServiceOptions serviceOptions;
+  serviceOptions.store = store->get();
+  livechat::ChatService service(serviceOptions);
+  return Emit(command->run(service, *args));
+}

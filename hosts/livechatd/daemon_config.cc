@@ -1,0 +1,255 @@
+#include "daemon_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <limits>
+#include <thread>
+
+#include "livechat/http.h"
+
+namespace livechatd {
+namespace {
+
+// One row per flag. `apply` parses a textual value (from the command line or
+// the environment) into the config; it returns an error message or "".
+struct FlagSpec {
+  const char* name;       // without the leading "--"
+  const char* valueName;  // nullptr: a switch (no value on the command line)
+  const char* defaultText;
+  const char* help;
+  bool repeatable;
+  std::string (*apply)(DaemonConfig&, const std::string&);
+};
+
+std::string EnvName(const char* flag) {
+  std::string out = "LIVECHAT_";
+  for (const char* p = flag; *p != '\0'; ++p)
+    out.push_back(*p == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(*p))));
+  return out;
+}
+
+template <typename Int>
+bool ParseInt(const std::string& text, Int min, Int max, Int* out) {
+  Int v{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+// Switches also come from the environment, where they need a value.
+std::optional<bool> ParseBool(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (text == "1" || text == "true" || text == "yes" || text == "on") return true;
+  if (text == "0" || text == "false" || text == "no" || text == "off" || text.empty()) return false;
+  return std::nullopt;
+}
+
+std::string ApplyDb(DaemonConfig& c, const std::string& v) {
+  if (v.empty()) return "must not be empty";
+  c.dbPath = v;
+  return "";
+}
+
+std::string ApplyListen(DaemonConfig& c, const std::string& v) {
+  auto hp = ParseHostPort(v);
+  if (!hp) return "expects HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:0), got \"" + v + "\"";
+  c.host = hp->host;
+  c.port = hp->port;
+  return "";
+}
+
+std::string ApplyDemo(DaemonConfig& c, const std::string& v) {
+  auto b = ParseBool(v);
+  if (!b) return "expects true or false, got \"" + v + "\"";
+  c.demo = *b;
+  return "";
+}
+
+std::string ApplyRateKey(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, std::numeric_limits<int>::max(), &c.rateLimitPerKey))
+    return "expects a whole number of requests per minute >= 1, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyRateIp(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, std::numeric_limits<int>::max(), &c.rateLimitPerIp))
+    return "expects a whole number of requests per minute >= 1, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
+  // The environment form is a comma-separated list; a flag holds one CIDR
+  // but accepting commas there too costs nothing.
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    std::size_t comma = v.find(',', start);
+    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) {
+      if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
+      c.trustedProxies.push_back(item);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return "";
+}
+
+std::string ApplyThreads(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 1024, &c.threads)) return "expects a thread count from 1 to 1024, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyMaxBody(DaemonConfig& c, const std::string& v) {
+  // The cap keeps maxBody + the transport's headroom from overflowing.
+  if (!ParseInt<std::size_t>(v, 1, std::size_t{1} << 40, &c.maxBodyBytes))
+    return "expects a byte count >= 1, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyAccessLog(DaemonConfig& c, const std::string& v) {
+  auto b = ParseBool(v);
+  if (!b) return "expects on or off, got \"" + v + "\"";
+  c.accessLog = *b;
+  return "";
+}
+
+std::string ApplySecureCookies(DaemonConfig& c, const std::string& v) {
+  auto b = ParseBool(v);
+  if (!b) return "expects true or false, got \"" + v + "\"";
+  c.secureCookies = *b;
+  return "";
+}
+
+const FlagSpec kFlags[] = {
+    {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
+    {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
+    {"demo", nullptr, "off",
+     "create a demo store on first start and print its API key and a curl line; "
+     "later starts on the same database reuse it (PATH.demo.json)",
+     false, ApplyDemo},
+    {"rate-limit-key", "N", "120", "requests per minute per API key", false, ApplyRateKey},
+    {"rate-limit-ip", "N", "300", "requests per minute per source IP", false, ApplyRateIp},
+    {"trusted-proxy", "CIDR", "none",
+     "peer whose X-Forwarded-For is believed; repeatable (variable: comma-separated)", true, ApplyTrustedProxy},
+    {"threads", "N", "max(8, cores - 1)", "HTTP worker threads (one per connection being served)", false, ApplyThreads},
+    {"max-body", "BYTES", "1048576", "largest request body; larger bodies get 413 PAYLOAD_TOO_LARGE", false,
+     ApplyMaxBody},
+    {"access-log", "on|off", "on", "one JSON line per request on stderr", false, ApplyAccessLog},
+    {"secure-cookies", nullptr, "off", "mark the admin session cookie Secure (serve behind TLS)", false,
+     ApplySecureCookies},
+};
+
+const FlagSpec* FindFlag(const std::string& name) {
+  for (const auto& f : kFlags)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<HostPort> ParseHostPort(const std::string& text) {
+  HostPort hp;
+  std::string portText;
+  if (!text.empty() && text.front() == '[') {
+    auto close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') return std::nullopt;
+    hp.host = text.substr(1, close - 1);
+    portText = text.substr(close + 2);
+  } else {
+    auto colon = text.rfind(':');
+    if (colon == std::string::npos) return std::nullopt;
+    hp.host = text.substr(0, colon);
+    portText = text.substr(colon + 1);
+    if (hp.host.find(':') != std::string::npos) return std::nullopt;  // bare IPv6 needs brackets
+  }
+  if (hp.host.empty() || !ParseInt(portText, 0, 65535, &hp.port)) return std::nullopt;
+  return hp;
+}
+
+int DefaultThreadCount() {
+  int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(8, cores - 1);
+}
+
+ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLookup& getenv) {
+  ParseResult r;
+  auto fail = [&r](std::string msg) {
+    r.outcome = ParseOutcome::kError;
+    r.error = std::move(msg);
+    return r;
+  };
+
+  for (const auto& f : kFlags) {
+    std::string env = EnvName(f.name);
+    if (auto v = getenv(env)) {
+      std::string err = f.apply(r.config, *v);
+      if (!err.empty()) return fail(env + ": " + err);
+    }
+  }
+
+  bool proxiesFromFlags = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      r.outcome = ParseOutcome::kHelp;
+      return r;
+    }
+    if (arg == "--version") {
+      r.outcome = ParseOutcome::kVersion;
+      return r;
+    }
+    if (arg.rfind("--", 0) != 0) return fail("unexpected argument \"" + arg + "\"");
+    std::string name = arg.substr(2);
+    std::optional<std::string> value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    const FlagSpec* f = FindFlag(name);
+    if (f == nullptr) return fail("unknown flag --" + name);
+    if (f->valueName == nullptr) {
+      if (!value) value = "true";
+    } else if (!value) {
+      if (i + 1 >= args.size()) return fail("--" + name + " needs a value (" + f->valueName + ")");
+      value = args[++i];
+    }
+    if (f->repeatable && !proxiesFromFlags) {
+      // The first flag replaces what the environment said.
+      r.config.trustedProxies.clear();
+      proxiesFromFlags = true;
+    }
+    std::string err = f->apply(r.config, *value);
+    if (!err.empty()) return fail("--" + name + ": " + err);
+  }
+  return r;
+}
+
+std::string DaemonUsage() {
+  std::string out =
+      "usage: livechatd [FLAGS]\n"
+      "\n"
+      "The livechat conversations service: the REST API (/chat/..., /api/...) and\n"
+      "GET /healthz over HTTP, backed by one SQLite file.\n"
+      "Every flag can also be set by an environment variable; the flag wins.\n"
+      "\n";
+  for (const auto& f : kFlags) {
+    std::string head = std::string("  --") + f.name;
+    if (f.valueName != nullptr) head += std::string(" ") + f.valueName;
+    out += head + "\n      " + f.help + "\n      default: " + f.defaultText + "; env: " + EnvName(f.name) +
+           (f.valueName == nullptr ? "=1" : "") + "\n";
+  }
+  out +=
+      "  --help       print this text\n"
+      "  --version    print the version\n"
+      "\n"
+      "Signals: SIGTERM or SIGINT stops accepting, finishes requests in flight,\n"
+      "closes the database and exits 0. See docs/operations.md.\n";
+  return out;
+}
+
+}  // namespace livechatd

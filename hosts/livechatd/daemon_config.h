@@ -1,0 +1,55 @@
+// livechatd's configuration: every setting is a flag and an environment
+// variable (LIVECHAT_<FLAG>, e.g. --rate-limit-key -> LIVECHAT_RATE_LIMIT_KEY).
+// A flag wins over its variable; a repeatable flag given at least once
+// replaces the variable's comma-separated list.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace livechatd {
+
+struct DaemonConfig {
+  std::string dbPath = "./livechat.db";
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: the kernel picks a free port
+  bool demo = false;
+  int rateLimitPerKey = 120;
+  int rateLimitPerIp = 300;
+  std::vector<std::string> trustedProxies;  // CIDR texts, validated by the parser
+  int threads = 0;                           // 0: DefaultThreadCount()
+  std::size_t maxBodyBytes = 1 << 20;
+  bool accessLog = true;
+  bool secureCookies = false;
+};
+
+enum class ParseOutcome { kRun, kHelp, kVersion, kError };
+
+struct ParseResult {
+  ParseOutcome outcome = ParseOutcome::kRun;
+  DaemonConfig config;
+  std::string error;  // kError: what was wrong, for a person to fix
+};
+
+// `getenv` is injected so tests (and nothing else) can supply a fake
+// environment; it returns empty optional for an unset variable.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLookup& getenv);
+
+// The --help text: every flag with its default and environment variable.
+std::string DaemonUsage();
+
+// The thread pool size when --threads is not given: cpp-httplib's own default.
+int DefaultThreadCount();
+
+// Splits "HOST:PORT" or "[IPv6]:PORT". Empty optional when malformed.
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+std::optional<HostPort> ParseHostPort(const std::string& text);
+
+}  // namespace livechatd

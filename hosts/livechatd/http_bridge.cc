@@ -1,0 +1,176 @@
+#include "http_bridge.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "livechat/clock.h"
+#include "livechat/json_codec.h"
+
+namespace livechatd {
+namespace {
+
+using Steady = std::chrono::steady_clock;
+
+// cpp-httplib serves a whole request on one worker thread and offers no
+// per-request context, so the pre-routing hook stamps the start here and the
+// logger reads it. Requests that fail before routing (a malformed request
+// line) have no stamp and log a duration of 0.
+thread_local Steady::time_point tRequestStart{};
+
+std::string Lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// The status the transport itself produced, as the REST error it means.
+livechat::Error TransportError(int status) {
+  using livechat::ErrorCode;
+  switch (status) {
+    case 400: return {ErrorCode::kInvalidParams, "The request could not be parsed as HTTP."};
+    case 404: return {ErrorCode::kNotFound, "No such resource."};
+    case 405: return {ErrorCode::kMethodNotAllowed, "This method is not supported."};
+    case 413: return {ErrorCode::kPayloadTooLarge, "The request body is too large."};
+    case 414: return {ErrorCode::kInvalidParams, "The request target is too long."};
+    case 416: return {ErrorCode::kInvalidParams, "The requested range cannot be served."};
+    default: return {ErrorCode::kInternal, "The server could not complete the request."};
+  }
+}
+
+void SetJson(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
+  to.status = from.status;
+  bool hasContentType = false;
+  for (auto& [name, value] : from.headers) {
+    std::string lower = Lowercase(name);
+    // cpp-httplib writes the framing headers itself; a second copy would
+    // corrupt the response.
+    if (lower == "content-length" || lower == "transfer-encoding" || lower == "connection") continue;
+    if (lower == "content-type") hasContentType = true;
+    to.set_header(name, value);
+  }
+  if (!from.body.empty() && !hasContentType) to.set_header("Content-Type", "application/json");
+  to.body = std::move(from.body);
+}
+
+class AccessLog {
+ public:
+  void Write(const httplib::Request& req, const httplib::Response& res) {
+    double ms = 0;
+    if (tRequestStart != Steady::time_point{}) {
+      ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
+      tRequestStart = Steady::time_point{};
+    }
+    // The path only: query strings carry customer emails and cursors.
+    std::string path = req.target.substr(0, req.target.find('?'));
+    std::string line = "{\"time\":";
+    livechat::AppendJsonString(line, livechat::FormatIso8601(livechat::Clock::Default()->NowMillis()));
+    line += ",\"method\":";
+    livechat::AppendJsonString(line, req.method);
+    line += ",\"path\":";
+    livechat::AppendJsonString(line, path);
+    line += fmt::format(",\"status\":{},\"durationMs\":{:.3f},\"peer\":", res.status, ms);
+    livechat::AppendJsonString(line, req.remote_addr);
+    line += "}\n";
+    std::lock_guard<std::mutex> lock(mu_);
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+
+ private:
+  std::mutex mu_;  // one whole line per write, never interleaved
+};
+
+}  // namespace
+
+livechat::HttpRequest ToHttpRequest(const httplib::Request& in) {
+  livechat::HttpRequest out;
+  // cpp-httplib routes HEAD to the GET handlers and drops the body itself;
+  // the adapters only know GET.
+  out.method = in.method == "HEAD" ? "GET" : in.method;
+  out.target = in.target;
+  out.headers.reserve(in.headers.size());
+  for (const auto& [name, value] : in.headers) {
+    // Added by cpp-httplib, not sent by the client.
+    if (name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" || name == "LOCAL_PORT") continue;
+    out.headers.emplace_back(Lowercase(name), value);
+  }
+  out.body = in.body;
+  out.peerIp = in.remote_addr;
+  return out;
+}
+
+void InstallBridge(httplib::Server& server, livechat::RestApi& rest, livechat::Store& store,
+                   const BridgeOptions& options) {
+  server.set_payload_max_length(options.transportMaxBody);
+
+  if (options.accessLog) {
+    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+      tRequestStart = Steady::now();
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    auto log = std::make_shared<AccessLog>();
+    server.set_logger([log](const httplib::Request& req, const httplib::Response& res) { log->Write(req, res); });
+  }
+
+  server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& res) {
+    if (store.Healthy()) {
+      SetJson(res, 200, "{\"status\":\"ok\"}");
+    } else {
+      SetJson(res, 503, "{\"status\":\"unavailable\"}");
+    }
+  });
+
+  auto serve = [&rest](const httplib::Request& in, httplib::Response& res) {
+    if (!livechat::RestApi::Owns(in.target)) {
+      std::string path = in.target.substr(0, in.target.find('?'));
+      SetJson(res, 404,
+              livechat::RestErrorBody({livechat::ErrorCode::kNotFound, "No resource at " + path + "."}));
+      return;
+    }
+    CopyResponse(rest.Handle(ToHttpRequest(in)), res);
+  };
+  // cpp-httplib matches the decoded path against each pattern. This one
+  // matches every path, even one with a decoded newline (which ".*" would
+  // not), so the adapters, routing on the raw target, answer all of them.
+  const char* kAny = "[\\s\\S]*";
+  server.Get(kAny, serve);
+  server.Post(kAny, serve);
+  server.Put(kAny, serve);
+  server.Patch(kAny, serve);
+  server.Delete(kAny, serve);
+  server.Options(kAny, serve);
+
+  // cpp-httplib calls this for every status >= 400, ours included: only fill
+  // responses it produced itself (they have no body).
+  server.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        SetJson(res, res.status, livechat::RestErrorBody(TransportError(res.status)));
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  // No exception leaves lib/, so this only catches allocation failures and
+  // bugs; the client gets the generic 500 body, the operator the detail.
+  server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "unknown exception";
+    try {
+      if (ep) std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    std::fprintf(stderr, "livechatd: exception serving %s %s: %s\n", req.method.c_str(), req.path.c_str(),
+                 what.c_str());
+    SetJson(res, 500, livechat::RestErrorBody(TransportError(500)));
+  });
+}
+
+}  // namespace livechatd

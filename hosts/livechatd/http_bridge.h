@@ -1,0 +1,31 @@
+// The bridge between cpp-httplib and the transport-neutral adapters: every
+// request becomes a livechat::HttpRequest (raw target, lowercase header names,
+// the TCP peer) and every livechat::HttpResponse is copied back. The only code
+// besides tests that includes <httplib.h>.
+#pragma once
+
+#include <cstddef>
+
+#include <httplib.h>
+
+#include "livechat/rest.h"
+#include "livechat/store.h"
+
+namespace livechatd {
+
+struct BridgeOptions {
+  bool accessLog = true;
+  // cpp-httplib refuses larger bodies itself (413, before reading them).
+  std::size_t transportMaxBody = 0;
+};
+
+// Registers /healthz, a catch-all route for every method, the error and
+// exception handlers, and the access logger on `server`. `rest` and `store`
+// must outlive the server.
+void InstallBridge(httplib::Server& server, livechat::RestApi& rest, livechat::Store& store,
+                   const BridgeOptions& options);
+
+// The request as the adapters see it. Exposed for tests of the bridge.
+livechat::HttpRequest ToHttpRequest(const httplib::Request& in);
+
+}  // namespace livechatd

@@ -1,0 +1,193 @@
+// livechatd: the standalone server. Flags and environment in, one SQLite
+// store, the REST adapter behind cpp-httplib, graceful stop on SIGTERM/SIGINT.
+#include <signal.h>
+#include <time.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+
+#include "daemon_config.h"
+#include "demo_store.h"
+#include "http_bridge.h"
+#include "livechat/chat_service.h"
+#include "livechat/rest.h"
+#include "livechat/sqlite_store.h"
+
+#ifndef LIVECHAT_VERSION
+#define LIVECHAT_VERSION "unknown"
+#endif
+
+namespace {
+
+// Bodies between maxBodyBytes and this much above reach the adapter, which
+// answers 413 with its own message; beyond it cpp-httplib refuses them
+// without reading them.
+constexpr std::size_t kTransportBodyHeadroom = 64 * 1024;
+
+std::string FormatHostPort(const std::string& host, int port) {
+  if (host.find(':') != std::string::npos) return "[" + host + "]:" + std::to_string(port);
+  return host + ":" + std::to_string(port);
+}
+
+// The address a local curl should use: a wildcard bind is reachable on loopback.
+std::string ClientHost(const std::string& host) {
+  if (host == "0.0.0.0") return "127.0.0.1";
+  if (host == "::") return "::1";
+  return host;
+}
+
+void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int port) {
+  std::string base = "http://" + FormatHostPort(ClientHost(host), port);
+  std::printf("demo store %s: \"%s\" (id %s)\n", demo.created ? "created" : "found", demo.shopName.c_str(),
+              demo.shopId.c_str());
+  std::printf("demo API key: %s\n", demo.apiKey.c_str());
+  std::printf("try: curl -s -H 'X-Api-Key: %s' '%s/chat/conversations?limit=5'\n", demo.apiKey.c_str(),
+              base.c_str());
+}
+
+// Signals are blocked in every thread and taken here synchronously, so the
+// handler may call anything. stop() is repeated until the server loop has
+// ended because it is a no-op when it races the loop's start.
+class ShutdownWatcher {
+ public:
+  explicit ShutdownWatcher(httplib::Server& server) : server_(server) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~ShutdownWatcher() {
+    done_ = true;
+    thread_.join();
+  }
+  ShutdownWatcher(const ShutdownWatcher&) = delete;
+  ShutdownWatcher& operator=(const ShutdownWatcher&) = delete;
+
+  int signal() const { return signal_; }
+
+ private:
+  void Run() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    const timespec tick{0, 100'000'000};
+    while (!done_) {
+      int sig = sigtimedwait(&set, nullptr, &tick);
+      if (sig > 0) {
+        signal_ = sig;
+        std::fprintf(stderr, "livechatd: %s received, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        break;
+      }
+    }
+    while (!done_) {
+      server_.stop();
+      nanosleep(&tick, nullptr);
+    }
+  }
+
+  httplib::Server& server_;
+  std::thread thread_;
+  std::atomic<bool> done_{false};
+  std::atomic<int> signal_{0};
+};
+
+int Fail(const std::string& message, int code) {
+  std::fprintf(stderr, "livechatd: %s\n", message.c_str());
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto parsed = livechatd::ParseDaemonArgs(args, [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (v == nullptr) return std::nullopt;
+    return std::string(v);
+  });
+  switch (parsed.outcome) {
+    case livechatd::ParseOutcome::kHelp: std::fputs(livechatd::DaemonUsage().c_str(), stdout); return 0;
+    case livechatd::ParseOutcome::kVersion: std::printf("livechatd %s\n", LIVECHAT_VERSION); return 0;
+    case livechatd::ParseOutcome::kError:
+      return Fail(parsed.error + " (see livechatd --help)", 2);
+    case livechatd::ParseOutcome::kRun: break;
+  }
+  const livechatd::DaemonConfig& cfg = parsed.config;
+
+  // Before any thread exists, so every thread inherits the mask and only the
+  // watcher sees these signals.
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+
+  livechat::SqliteOptions sqlite;
+  sqlite.path = cfg.dbPath;
+  auto opened = livechat::OpenSqliteStore(sqlite);
+  if (!opened.ok()) return Fail("cannot open database " + cfg.dbPath + ": " + opened.error().message, 1);
+  std::unique_ptr<livechat::Store> store = std::move(opened).value();
+
+  livechat::ServiceOptions serviceOptions;
+  serviceOptions.store = store.get();
+  serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
+  serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
+  auto service = std::make_unique<livechat::ChatService>(serviceOptions);
+
+  std::optional<livechatd::DemoStore> demo;
+  if (cfg.demo) {
+    auto d = livechatd::EnsureDemoStore(*service, cfg.dbPath);
+    if (!d.ok()) return Fail("cannot create the demo store: " + d.error().message, 1);
+    demo = std::move(d).value();
+  }
+
+  livechat::RestOptions restOptions;
+  restOptions.maxBodyBytes = cfg.maxBodyBytes;
+  restOptions.secureCookies = cfg.secureCookies;
+  for (const auto& text : cfg.trustedProxies) restOptions.trustedProxies.push_back(*livechat::Cidr::Parse(text));
+  auto rest = std::make_unique<livechat::RestApi>(*service, restOptions);
+
+  int port = 0;
+  {
+    httplib::Server server;
+    // Debian's cpp-httplib leaves Nagle on and closes a connection after 5
+    // requests: both cost orders of magnitude on keep-alive clients.
+    server.set_tcp_nodelay(true);
+    server.set_keep_alive_max_count(1000);
+    const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
+    server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    livechatd::InstallBridge(server, *rest, *store,
+                             {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+
+    if (cfg.port == 0) {
+      port = server.bind_to_any_port(cfg.host);
+      if (port < 0) return Fail("cannot listen on " + FormatHostPort(cfg.host, 0), 1);
+    } else {
+      if (!server.bind_to_port(cfg.host, cfg.port))
+        return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + " (in use, or not a local address?)",
+                    1);
+      port = cfg.port;
+    }
+
+    if (demo) PrintDemo(*demo, cfg.host, port);
+    std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
+    std::fflush(stdout);
+
+    ShutdownWatcher watcher(server);
+    bool clean = server.listen_after_bind();
+    if (!clean && watcher.signal() == 0) return Fail("the server loop ended unexpectedly", 1);
+  }
+  // The server (and its worker threads) are gone: nothing uses the service,
+  // the adapter or the store any more.
+  rest.reset();
+  service.reset();
+  store.reset();
+  std::fprintf(stderr, "livechatd: stopped\n");
+  return 0;
+}

@@ -1,0 +1,364 @@
+// End to end: livechatctl and livechatd as real processes on one SQLite file,
+// spoken to over real HTTP. What the in-process suites cannot see: the flag
+// and environment handling, the cpp-httplib bridge, two processes sharing the
+// database, signals and exit codes.
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <rapidjson/document.h>
+
+#include "e2e/child_process.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using e2e::ChildProcess;
+using e2e::RunResult;
+using e2e::TempDir;
+
+rapidjson::Document ParseJson(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  INFO("json: " << text);
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
+std::string Str(const rapidjson::Value& obj, const char* key) {
+  INFO("key: " << key);
+  REQUIRE(obj.IsObject());
+  auto it = obj.FindMember(key);
+  REQUIRE(it != obj.MemberEnd());
+  REQUIRE(it->value.IsString());
+  return it->value.GetString();
+}
+
+std::set<std::string> Keys(const rapidjson::Value& obj) {
+  std::set<std::string> out;
+  for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) out.insert(it->name.GetString());
+  return out;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// livechatctl --db DB ARGS...; the command must succeed and print one JSON document.
+rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args) {
+  args.insert(args.begin(), {e2e::HostBinary("livechatctl"), "--db", db});
+  RunResult r = e2e::Run(args);
+  INFO("livechatctl stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exitCode == 0);
+  return ParseJson(r.out);
+}
+
+// A running livechatd, stopped with SIGKILL by ~ChildProcess if a test bails out.
+struct Daemon {
+  std::unique_ptr<ChildProcess> process;
+  int port = 0;
+  std::string stderrPath;
+};
+
+Daemon StartDaemon(const TempDir& dir, const std::string& db, std::vector<std::string> extra = {}) {
+  Daemon d;
+  d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                          ".log");
+  std::vector<std::string> argv = {e2e::HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
+  REQUIRE(d.process->started());
+  auto line = d.process->WaitForLine("listening on ", 30s);
+  INFO("livechatd stderr: " << Slurp(d.stderrPath));
+  REQUIRE(line.has_value());
+  auto colon = line->rfind(':');
+  REQUIRE(colon != std::string::npos);
+  d.port = std::stoi(line->substr(colon + 1));
+  REQUIRE(d.port > 0);
+  CHECK(line->substr(0, colon) == "listening on 127.0.0.1");
+  return d;
+}
+
+void StopDaemon(Daemon& d) {
+  d.process->Signal(SIGTERM);
+  auto code = d.process->WaitExit(10s);
+  INFO("livechatd stderr: " << Slurp(d.stderrPath));
+  REQUIRE(code.has_value());
+  CHECK(*code == 0);
+}
+
+httplib::Client MakeClient(int port) {
+  httplib::Client cli("127.0.0.1", port);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(5);
+  cli.set_read_timeout(10);
+  return cli;
+}
+
+std::string ErrorCodeOf(const std::string& body) {
+  auto doc = ParseJson(body);
+  REQUIRE(doc.HasMember("error"));
+  return Str(doc["error"], "code");
+}
+
+// The list view of a conversation: the spec's 31 fields less the four
+// "Detail only" ones.
+const std::set<std::string> kListConversationKeys = {
+    "id",          "firestoreId",  "pgConvoId",        "shopId",         "sessionId",  "customerUuid",
+    "customerName", "customerEmail", "customerType",    "status",         "isChatBot",  "hasChatBot",
+    "isRead",      "isCustomerRead", "isOnline",        "isBlock",        "isStarred",  "hasFirstMsg",
+    "hidePreChatMessage", "memberId", "channels",       "tags",           "messageCount", "lastMessage",
+    "lastActive",  "createdAt",    "updatedAt"};
+
+}  // namespace
+
+TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM exits 0") {
+  TempDir dir;
+  const std::string db = dir.File("e2e.db");
+
+  auto shop = Ctl(db, {"store", "create", "--name", "E2E Shop", "--plan", "pro"});
+  const std::string storeId = Str(shop, "id");
+  CHECK_FALSE(Str(shop, "appId").empty());
+
+  auto key = Ctl(db, {"key", "create", "--store", storeId, "--name", "e2e",
+                      "--permissions", "read_conversations,manage_conversations,read_customers"});
+  const std::string apiKey = Str(key, "key");
+  REQUIRE(apiKey.size() == 35);
+  CHECK(apiKey.rfind("sk_", 0) == 0);
+
+  {
+    RunResult list = e2e::Run({e2e::HostBinary("livechatctl"), "--db", db, "key", "list", "--store", storeId});
+    REQUIRE(list.exitCode == 0);
+    auto keys = ParseJson(list.out);
+    REQUIRE(keys.IsArray());
+    CHECK(keys.Size() == 1);
+    CHECK(list.out.find(apiKey) == std::string::npos);  // the secret is shown once only
+  }
+
+  auto member = Ctl(db, {"member", "create", "--store", storeId, "--email", "ada@example.com", "--first-name", "Ada",
+                         "--last-name", "Agent", "--role", "admin"});
+  const std::string memberId = Str(member, "id");
+
+  auto conv = Ctl(db, {"conversation", "start", "--store", storeId, "--channel", "online_store", "--customer-name",
+                       "Casey Customer", "--customer-email", "casey@example.com", "--text", "Where is my order?"});
+  const std::string convId = Str(conv, "id");
+  const std::string customerUuid = Str(conv, "customerUuid");
+
+  Daemon daemon = StartDaemon(dir, db, {"--max-body", "4096"});
+  {
+    httplib::Client cli = MakeClient(daemon.port);
+    const httplib::Headers auth = {{"X-Api-Key", apiKey}};
+
+    auto health = cli.Get("/healthz");
+    REQUIRE(health);
+    CHECK(health->status == 200);
+    CHECK(health->body == "{\"status\":\"ok\"}");
+
+    auto anon = cli.Get("/chat/conversations");
+    REQUIRE(anon);
+    CHECK(anon->status == 401);
+    CHECK(ErrorCodeOf(anon->body) == "UNAUTHENTICATED");
+
+    auto wrong = cli.Get("/chat/conversations", {{"X-Api-Key", "sk_00000000000000000000000000000000"}});
+    REQUIRE(wrong);
+    CHECK(wrong->status == 401);
+    CHECK(ErrorCodeOf(wrong->body) == "INVALID_API_KEY");
+
+    auto list = cli.Get("/chat/conversations", auth);
+    REQUIRE(list);
+    INFO("body: " << list->body);
+    REQUIRE(list->status == 200);
+    CHECK(list->get_header_value("Content-Type").rfind("application/json", 0) == 0);
+    CHECK(list->get_header_value("X-RateLimit-Limit") == "120");
+    CHECK_FALSE(list->get_header_value("X-RateLimit-Remaining").empty());
+    {
+      auto doc = ParseJson(list->body);
+      REQUIRE(doc["data"].IsArray());
+      REQUIRE(doc["data"].Size() == 1);
+      const auto& c = doc["data"][0];
+      CHECK(Keys(c) == kListConversationKeys);
+      CHECK(Str(c, "id") == convId);
+      CHECK(Str(c, "shopId") == storeId);
+      CHECK(Str(c, "customerUuid") == customerUuid);
+      CHECK(Str(c, "customerName") == "Casey Customer");
+      CHECK(Str(c, "customerEmail") == "casey@example.com");
+      CHECK(Str(c, "status") == "open");
+      CHECK(c["pgConvoId"].IsString());
+      CHECK(c["memberId"].IsNull());
+      REQUIRE(c["channels"].IsArray());
+      REQUIRE(c["channels"].Size() == 1);
+      CHECK(std::string(c["channels"][0].GetString()) == "online_store");
+      CHECK(c["tags"].IsArray());
+      REQUIRE(c["lastMessage"].IsObject());
+      CHECK(Str(c["lastMessage"], "text") == "Where is my order?");
+      CHECK(Str(c["lastMessage"], "senderType") == "customer");
+      CHECK(c["isRead"].IsBool());
+      REQUIRE(doc["paging"].IsObject());
+      CHECK(doc["paging"]["hasMore"].IsFalse());
+      CHECK(doc["paging"]["nextCursor"].IsNull());
+    }
+
+    auto sent = cli.Post("/chat/conversations/" + convId + "/messages", auth,
+                         "{\"text\":\"It ships today.\",\"memberId\":\"" + memberId + "\"}", "application/json");
+    REQUIRE(sent);
+    INFO("body: " << sent->body);
+    CHECK(sent->status == 201);
+    {
+      auto doc = ParseJson(sent->body);
+      CHECK(Str(doc["data"], "text") == "It ships today.");
+      CHECK(Str(doc["data"], "memberId") == memberId);
+      CHECK(doc["data"]["isAdmin"].IsTrue());
+    }
+
+    auto messages = cli.Get("/chat/conversations/" + convId + "/messages", auth);
+    REQUIRE(messages);
+    CHECK(messages->status == 200);
+    {
+      auto doc = ParseJson(messages->body);
+      REQUIRE(doc["data"].IsArray());
+      REQUIRE(doc["data"].Size() == 2);
+      CHECK(Str(doc["data"][0], "text") == "Where is my order?");
+      CHECK(Str(doc["data"][1], "text") == "It ships today.");
+    }
+
+    auto unknown = cli.Get("/no/such/path", auth);
+    REQUIRE(unknown);
+    CHECK(unknown->status == 404);
+    CHECK(ErrorCodeOf(unknown->body) == "NOT_FOUND");
+
+    // Over --max-body: the adapter's 413 just above it, the transport's far above.
+    for (std::size_t size : {std::size_t{5000}, std::size_t{200'000}}) {
+      std::string body = "{\"text\":\"" + std::string(size, 'x') + "\",\"memberId\":\"" + memberId + "\"}";
+      auto big = cli.Post("/chat/conversations/" + convId + "/messages", auth, body, "application/json");
+      REQUIRE(big);
+      INFO("size " << size << " body: " << big->body);
+      CHECK(big->status == 413);
+      CHECK(ErrorCodeOf(big->body) == "PAYLOAD_TOO_LARGE");
+    }
+
+    // livechatctl writes while livechatd holds the database open.
+    auto second = Ctl(db, {"conversation", "start", "--store", storeId, "--channel", "email", "--customer-name",
+                           "Robin Reader", "--customer-email", "robin@example.com", "--text", "Do you ship abroad?"});
+    const std::string secondId = Str(second, "id");
+    auto both = cli.Get("/chat/conversations", auth);
+    REQUIRE(both);
+    REQUIRE(both->status == 200);
+    {
+      auto doc = ParseJson(both->body);
+      REQUIRE(doc["data"].Size() == 2);
+      CHECK(Str(doc["data"][0], "id") == secondId);  // newest activity first
+      CHECK(Str(doc["data"][1], "id") == convId);
+    }
+  }  // the client closes its keep-alive connection before the stop
+
+  auto started = std::chrono::steady_clock::now();
+  StopDaemon(daemon);
+  CHECK(std::chrono::steady_clock::now() - started < 5s);
+
+  const std::string log = Slurp(daemon.stderrPath);
+  CHECK(log.find("\"path\":\"/chat/conversations\",\"status\":200") != std::string::npos);
+  CHECK(log.find("\"peer\":\"127.0.0.1\"") != std::string::npos);
+}
+
+TEST_CASE("livechatd --demo prints a working key and reuses the demo on the next start") {
+  TempDir dir;
+  const std::string db = dir.File("demo.db");
+  std::string firstKey;
+  std::size_t firstCount = 0;
+
+  for (int run = 0; run < 2; ++run) {
+    CAPTURE(run);
+    Daemon daemon = StartDaemon(dir, db, {"--demo"});
+    auto keyLine = daemon.process->WaitForLine("demo API key: ", 1s);
+    auto curlLine = daemon.process->WaitForLine("try: curl ", 1s);
+    REQUIRE(keyLine);
+    REQUIRE(curlLine);
+    const std::string apiKey = keyLine->substr(std::string("demo API key: ").size());
+    CHECK(apiKey.rfind("sk_", 0) == 0);
+    CHECK(curlLine->find("X-Api-Key: " + apiKey) != std::string::npos);
+
+    // Replay the printed curl line: its URL and its header.
+    auto urlStart = curlLine->find("'http://");
+    REQUIRE(urlStart != std::string::npos);
+    std::string url = curlLine->substr(urlStart + 1, curlLine->find('\'', urlStart + 1) - urlStart - 1);
+    std::string prefix = "http://127.0.0.1:" + std::to_string(daemon.port);
+    REQUIRE(url.rfind(prefix, 0) == 0);
+    std::string target = url.substr(prefix.size());
+    {
+      httplib::Client cli = MakeClient(daemon.port);
+      auto res = cli.Get(target, {{"X-Api-Key", apiKey}});
+      REQUIRE(res);
+      INFO("body: " << res->body);
+      CHECK(res->status == 200);
+      auto doc = ParseJson(res->body);
+      REQUIRE(doc["data"].IsArray());
+      CHECK(doc["data"].Size() > 0);
+
+      auto all = cli.Get("/chat/conversations?limit=100", {{"X-Api-Key", apiKey}});
+      REQUIRE(all);
+      REQUIRE(all->status == 200);
+      std::size_t count = ParseJson(all->body)["data"].Size();
+      if (run == 0) {
+        firstKey = apiKey;
+        firstCount = count;
+        CHECK(daemon.process->lines().front().find("demo store created") == 0);
+      } else {
+        CHECK(apiKey == firstKey);
+        CHECK(count == firstCount);  // nothing was added by the second start
+        CHECK(daemon.process->lines().front().find("demo store found") == 0);
+      }
+    }
+    StopDaemon(daemon);
+  }
+}
+
+TEST_CASE("host binaries: help, version and usage errors") {
+  TempDir dir;
+  const std::string db = dir.File("usage.db");
+
+  RunResult help = e2e::Run({e2e::HostBinary("livechatd"), "--help"});
+  CHECK(help.exitCode == 0);
+  for (const char* env : {"LIVECHAT_DB", "LIVECHAT_LISTEN", "LIVECHAT_DEMO", "LIVECHAT_RATE_LIMIT_KEY",
+                          "LIVECHAT_RATE_LIMIT_IP", "LIVECHAT_TRUSTED_PROXY", "LIVECHAT_THREADS",
+                          "LIVECHAT_MAX_BODY"}) {
+    CAPTURE(env);
+    CHECK(help.out.find(env) != std::string::npos);
+  }
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--version"}).exitCode == 0);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--no-such-flag"}).exitCode == 2);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--listen", "nonsense"}).exitCode == 2);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--trusted-proxy", "not-a-cidr"}).exitCode == 2);
+
+  const std::string ctl = e2e::HostBinary("livechatctl");
+  CHECK(e2e::Run({ctl, "--help"}).exitCode == 0);
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {ctl, "--db", db},
+           {ctl, "--db", db, "frobnicate"},
+           {ctl, "--db", db, "store", "create"},
+           {ctl, "--db", db, "store", "create", "--name", "X", "--colour", "red"},
+           {ctl, "--db", db, "store", "create", "--name", "X", "--plan", "gold"},
+           {ctl, "--db", db, "key", "create", "--store", "s", "--name", "k", "--permissions", "read_everything"},
+       }) {
+    RunResult r = e2e::Run(bad);
+    INFO("args: " << bad.size() << " stdout: " << r.out);
+    CHECK(r.exitCode == 2);
+    CHECK(ErrorCodeOf(r.out) == "INVALID_PARAMS");
+  }
+
+  // A rule of the service, not of the command line: exit 1 with the service's code.
+  auto freeShop = Ctl(db, {"store", "create", "--name", "Free Shop", "--plan", "free"});
+  RunResult refused = e2e::Run({ctl, "--db", db, "key", "create", "--store", Str(freeShop, "id"), "--name", "k",
+                                "--permissions", "read_conversations"});
+  CHECK(refused.exitCode == 1);
+  CHECK(ParseJson(refused.out).HasMember("error"));
+}
