@@ -226,4 +226,51 @@ struct Event {
   std::string dataJson = "{}";               // the envelope's `data` object
 };
 
+
+// A webhook subscription (spec: Webhook subscription).
+struct WebhookSubscription {
+  std::string id;
+  std::string shopId;
+  std::string url;
+  std::vector<std::string> events;
+  bool isActive = true;
+  std::string secret;                // whsec_...; returned by create and list (spec)
+  std::string metadataJson = "{}";   // caller's object, <= 2,048 bytes serialized; never in deliveries
+  bool legacy = false;               // created through /webhook/subscriptions
+  Millis createdAt = 0, updatedAt = 0;
+  std::optional<Millis> lastDeliveryAt;
+  std::optional<std::string> lastDeliveryStatus;  // succeeded | failed | dropped | disabled
+  std::optional<int> lastDeliveryStatusCode;      // HTTP status of the last attempt; null when none came back
+  std::optional<std::string> lastDeliveryError;
+};
+
+// One event to one subscription. Its id is X-Webhook-Delivery-Id, stable across retries.
+struct WebhookDelivery {
+  std::string id;
+  std::string shopId;
+  std::string subscriptionId;
+  std::string eventId;
+  std::string state = "pending";   // pending | succeeded | failed | dropped | cancelled
+  int attempts = 0;
+  Millis nextAttemptAt = 0;
+  Millis leaseUntil = 0;           // claimed by a sender until then
+  std::optional<Millis> lastAttemptAt;
+  Millis createdAt = 0;
+};
+
+// One HTTP attempt of a delivery (the attempt log).
+struct DeliveryAttempt {
+  std::string deliveryId;
+  std::string subscriptionId;
+  std::string shopId;
+  std::string eventId;
+  std::string eventType;
+  int attempt = 0;                 // 1-based
+  Millis at = 0;
+  std::optional<int> statusCode;
+  std::optional<std::string> error;
+  Millis durationMillis = 0;
+  std::string outcome;             // succeeded | retrying | failed | dropped | disabled
+};
+
 }  // namespace livechat

@@ -1,0 +1,323 @@
+#include "livechat/json_codec.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "livechat/clock.h"
+
+namespace livechat {
+namespace {
+
+// Builds one JSON object key by key. Keys are fixed ASCII names chosen here,
+// so they are written without escaping.
+class ObjectWriter {
+ public:
+  ObjectWriter() { out_.push_back('{'); }
+
+  ObjectWriter& Str(std::string_view key, std::string_view v) {
+    Key(key);
+    AppendJsonString(out_, v);
+    return *this;
+  }
+  // Spelled out so a std::string picks this one, not the optional overload.
+  ObjectWriter& Str(std::string_view key, const std::string& v) { return Str(key, std::string_view(v)); }
+  ObjectWriter& Str(std::string_view key, const std::optional<std::string>& v) {
+    Key(key);
+    if (v) {
+      AppendJsonString(out_, *v);
+    } else {
+      out_ += "null";
+    }
+    return *this;
+  }
+  ObjectWriter& Null(std::string_view key) {
+    Key(key);
+    out_ += "null";
+    return *this;
+  }
+  ObjectWriter& Bool(std::string_view key, bool v) {
+    Key(key);
+    out_ += v ? "true" : "false";
+    return *this;
+  }
+  ObjectWriter& Bool(std::string_view key, std::optional<bool> v) {
+    if (!v) return Null(key);
+    return Bool(key, *v);
+  }
+  ObjectWriter& Int(std::string_view key, std::int64_t v) {
+    Key(key);
+    out_ += std::to_string(v);
+    return *this;
+  }
+  ObjectWriter& Int(std::string_view key, std::optional<std::int64_t> v) {
+    if (!v) return Null(key);
+    return Int(key, *v);
+  }
+  ObjectWriter& Double(std::string_view key, std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return Null(key);  // JSON has no NaN or infinity
+    Key(key);
+    char buf[32];
+    auto res = std::to_chars(buf, buf + sizeof buf, *v);  // shortest form that round-trips
+    out_.append(buf, res.ptr);
+    return *this;
+  }
+  ObjectWriter& Time(std::string_view key, Millis v) { return Str(key, FormatIso8601(v)); }
+  ObjectWriter& Time(std::string_view key, const std::optional<Millis>& v) {
+    if (!v) return Null(key);
+    return Time(key, *v);
+  }
+  ObjectWriter& Strings(std::string_view key, const std::vector<std::string>& v) {
+    Key(key);
+    out_.push_back('[');
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) out_.push_back(',');
+      AppendJsonString(out_, v[i]);
+    }
+    out_.push_back(']');
+    return *this;
+  }
+  // `json` is already JSON text (stored verbatim); an empty text means "none".
+  ObjectWriter& Raw(std::string_view key, std::string_view json, std::string_view fallback) {
+    Key(key);
+    out_ += json.empty() ? fallback : json;
+    return *this;
+  }
+  std::string Done() {
+    out_.push_back('}');
+    return std::move(out_);
+  }
+
+ private:
+  void Key(std::string_view key) {
+    if (!first_) out_.push_back(',');
+    first_ = false;
+    out_.push_back('"');
+    out_ += key;
+    out_ += "\":";
+  }
+
+  std::string out_;
+  bool first_ = true;
+};
+
+std::string StringMapJson(const std::map<std::string, std::string>& m) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : m) {
+    if (!first) out.push_back(',');
+    first = false;
+    AppendJsonString(out, k);
+    out.push_back(':');
+    AppendJsonString(out, v);
+  }
+  out.push_back('}');
+  return out;
+}
+
+std::string LastMessageJson(const LastMessage& m) {
+  return ObjectWriter().Str("text", m.text).Str("senderType", m.senderType).Time("createdAt", m.createdAt).Done();
+}
+
+}  // namespace
+
+std::string ToJson(const Conversation& c, JsonView view) {
+  const bool detail = view == JsonView::kDetail;
+  ObjectWriter w;
+  w.Str("id", c.id).Str("firestoreId", c.firestoreId);
+  if (c.pgConvoId) {
+    w.Str("pgConvoId", std::to_string(*c.pgConvoId));
+  } else {
+    w.Null("pgConvoId");
+  }
+  w.Str("shopId", c.shopId)
+      .Str("sessionId", c.sessionId)
+      .Str("customerUuid", c.customerUuid)
+      .Str("customerName", c.customerName)
+      .Str("customerEmail", c.customerEmail);
+  if (detail) w.Null("customerPhone");  // spec: never carries data
+  w.Str("customerType", c.customerType)
+      .Str("status", c.status)
+      .Bool("isChatBot", c.isChatBot)
+      .Bool("hasChatBot", c.hasChatBot)
+      .Bool("isRead", c.isRead)
+      .Bool("isCustomerRead", c.isCustomerRead)
+      .Bool("isOnline", c.isOnline)
+      .Bool("isBlock", c.isBlock)
+      .Bool("isStarred", c.isStarred)
+      .Bool("hasFirstMsg", c.hasFirstMsg)
+      .Str("hidePreChatMessage", c.hidePreChatMessage)
+      .Str("memberId", c.memberId);
+  if (detail) w.Null("memberName").Null("teamId");
+  w.Strings("channels", c.channels).Strings("tags", c.tags).Int("messageCount", c.messageCount);
+  if (detail) w.Int("unreadCount", std::int64_t{0});
+  if (c.lastMessage) {
+    w.Raw("lastMessage", LastMessageJson(*c.lastMessage), "null");
+  } else {
+    w.Null("lastMessage");
+  }
+  w.Time("lastActive", c.lastActive).Time("createdAt", c.createdAt).Time("updatedAt", c.updatedAt);
+  return w.Done();
+}
+
+std::string ToJson(const Message& m, JsonView view) {
+  ObjectWriter w;
+  // Spec: "message UUID, or numeric id when no UUID exists".
+  w.Str("id", m.id.empty() ? std::to_string(m.seq) : m.id)
+      .Str("text", m.text)
+      .Str("senderName", m.senderName)
+      // Not in the spec's 20-field table, but the spec says a message
+      // "carries a senderType value in webhook payloads and reads".
+      .Str("senderType", m.senderType)
+      .Str("memberId", m.memberId)
+      .Bool("isAdmin", m.isAdmin)
+      .Bool("isAutomated", m.isAutomated)
+      .Bool("isBot", m.isBot)
+      .Bool("isNote", m.isNote)
+      .Bool("isFirst", m.isFirst)
+      .Bool("isTransfer", m.isTransfer)
+      .Bool("isQuickReplyMsg", m.isQuickReplyMsg)
+      .Bool("isAskBotMessage", m.isAskBotMessage);
+  if (view == JsonView::kDetail) w.Bool("isDeleted", m.isDeleted).Str("contentType", m.contentType);
+  w.Str("topic", m.topic)
+      .Raw("chatbotProducts", m.chatbotProductsJson, "[]")
+      .Raw("chatbotFaqs", m.chatbotFaqsJson, "[]")
+      .Raw("files", m.filesJson, "[]")
+      .Raw("replyMessage", m.replyMessageJson.value_or(""), "null")
+      .Time("createdAt", m.createdAt);
+  return w.Done();
+}
+
+std::string ToJson(const Customer& c) {
+  return ObjectWriter()
+      .Str("id", c.id)
+      .Str("shopifyId", c.shopifyId)
+      .Str("name", c.name)
+      .Str("firstName", c.firstName)
+      .Str("lastName", c.lastName)
+      .Str("email", c.email)
+      .Str("phone", c.phone)
+      .Str("type", c.type)
+      .Strings("channels", c.channels)
+      .Strings("tags", c.tags)
+      .Str("note", c.note)
+      .Raw("customAttributes", StringMapJson(c.customAttributes), "{}")
+      .Str("address1", c.address1)
+      .Str("address2", c.address2)
+      .Str("city", c.city)
+      .Str("zip", c.zip)
+      .Str("country", c.country)
+      .Str("countryCode", c.countryCode)
+      .Int("ordersCount", c.ordersCount)
+      .Double("totalSpent", c.totalSpent)
+      .Str("ipAddress", c.ipAddress)
+      .Str("ipLocation", c.ipLocation)
+      .Str("browser", c.browser)
+      .Str("browserVersion", c.browserVersion)
+      .Str("os", c.os)
+      .Str("deviceType", c.deviceType)
+      .Int("senderSeq", c.senderSeq)
+      .Time("lastChatAt", c.lastChatAt)
+      .Time("createdAt", c.createdAt)
+      .Time("updatedAt", c.updatedAt)
+      .Done();
+}
+
+std::string ToJson(const Member& m) {
+  return ObjectWriter()
+      .Str("id", m.id)
+      .Str("email", m.email)
+      .Str("firstName", m.firstName)
+      .Str("lastName", m.lastName)
+      .Str("fullName", MemberFullName(m))
+      .Str("avatarUrl", m.avatarUrl)
+      .Str("role", m.role)
+      .Bool("active", m.active)
+      .Bool("enableAwayMode", m.enableAwayMode)
+      .Time("createdAt", m.createdAt)
+      .Done();
+}
+
+std::string ToJson(const Note& n) {
+  return ObjectWriter()
+      .Str("id", n.id)
+      .Str("text", n.text)
+      .Bool("isUpdated", n.isUpdated)
+      .Time("createdAt", n.createdAt)
+      .Time("updatedAt", n.updatedAt)
+      .Done();
+}
+
+std::string ToJson(const Attribute& a) {
+  return ObjectWriter()
+      .Str("id", a.id)
+      .Str("name", a.name)
+      .Str("value", a.value)
+      .Time("createdAt", a.createdAt)
+      .Time("updatedAt", a.updatedAt)
+      .Done();
+}
+
+std::string ToJson(const BrowsedPage& p) {
+  return ObjectWriter().Str("url", p.url).Str("title", p.title).Time("viewedAt", p.viewedAt).Done();
+}
+
+std::string ToJson(const Summary& s) {
+  return ObjectWriter()
+      .Str("conversationId", s.conversationId)
+      .Str("text", s.text)
+      .Str("summarizer", s.summarizer)
+      .Time("generatedAt", s.generatedAt)
+      .Done();
+}
+
+std::string ToJson(const TagCount& t) {
+  return ObjectWriter().Str("name", t.name).Int("conversationCount", t.conversationCount).Done();
+}
+
+std::string ToJson(const TypingState& t) {
+  return ObjectWriter()
+      .Str("conversationId", t.conversationId)
+      .Str("memberId", t.memberId)
+      .Bool("active", t.active)
+      .Time("updatedAt", t.updatedAt)
+      .Done();
+}
+
+std::string ToJson(const ApiKey& k) {
+  // A legacy key has no permission list: it passes every check, said by `legacy`.
+  return ObjectWriter()
+      .Str("id", k.id)
+      .Str("name", k.name)
+      .Str("prefix", k.prefix)
+      .Strings("permissions", k.legacy ? std::vector<std::string>{} : PermissionSlugs(k.permissions))
+      .Bool("legacy", k.legacy)
+      .Time("createdAt", k.createdAt)
+      .Time("activeFrom", k.activeFrom)
+      .Time("revokedAt", k.revokedAt)
+      .Done();
+}
+
+std::string ToJson(const Shop& s) {
+  return ObjectWriter()
+      .Str("id", s.id)
+      .Str("appId", s.appId)
+      .Str("name", s.name)
+      .Str("plan", PlanName(s.plan))
+      .Bool("autoAssign", s.autoAssign)
+      .Bool("installed", s.installed)
+      .Time("createdAt", s.createdAt)
+      .Done();
+}
+
+std::string EventEnvelopeJson(const Event& e) {
+  return ObjectWriter()
+      .Str("eventId", e.id)
+      .Str("type", e.type)
+      .Str("shopId", e.shopId)
+      .Str("conversationId", e.conversationId)
+      .Time("occurredAt", e.occurredAt)
+      .Raw("data", e.dataJson, "{}")
+      .Done();
+}
+
+}  // namespace livechat

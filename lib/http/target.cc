@@ -1,0 +1,159 @@
+#include "livechat/http.h"
+
+namespace livechat {
+namespace {
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool IsUnreserved(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
+}
+
+// A decoded component must be text the rest of the service can store and echo
+// back as JSON: well-formed UTF-8 without NUL.
+std::optional<std::string> DecodeComponent(std::string_view raw, bool plusAsSpace) {
+  auto decoded = PercentDecode(raw, plusAsSpace);
+  if (!decoded || !IsValidUtf8(*decoded) || decoded->find('\0') != std::string::npos) return std::nullopt;
+  return decoded;
+}
+
+}  // namespace
+
+std::optional<std::string> PercentDecode(std::string_view in, bool plusAsSpace) {
+  std::string out;
+  out.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    char c = in[i];
+    if (c == '%') {
+      if (i + 2 >= in.size()) return std::nullopt;
+      int hi = HexValue(in[i + 1]);
+      int lo = HexValue(in[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else if (c == '+' && plusAsSpace) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string PercentEncode(std::string_view in) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(in.size());
+  for (char ch : in) {
+    auto c = static_cast<unsigned char>(ch);
+    if (IsUnreserved(c)) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::optional<ParsedTarget> ParseTarget(std::string_view target) {
+  if (target.empty() || target.front() != '/') return std::nullopt;
+  for (char ch : target) {
+    auto c = static_cast<unsigned char>(ch);
+    // Raw spaces and controls never appear in a well-formed target. Raw
+    // non-ASCII bytes are tolerated (some clients skip encoding UTF-8) and
+    // checked as UTF-8 once decoded.
+    if (c <= 0x20 || c == 0x7f) return std::nullopt;
+  }
+  // A fragment is never sent by a client; tolerate one by ignoring it.
+  target = target.substr(0, target.find('#'));
+
+  ParsedTarget out;
+  std::size_t qpos = target.find('?');
+  std::string_view path = target.substr(0, qpos);
+  std::string_view query = qpos == std::string_view::npos ? std::string_view() : target.substr(qpos + 1);
+  out.path = std::string(path);
+
+  std::size_t start = 1;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view raw = path.substr(start, end - start);
+    // Empty segments ("//", a trailing "/") carry nothing to route on.
+    if (!raw.empty()) {
+      auto seg = DecodeComponent(raw, false);
+      if (!seg) return std::nullopt;
+      out.segments.push_back(std::move(*seg));
+    }
+    start = end + 1;
+  }
+
+  std::size_t pos = 0;
+  while (pos < query.size()) {
+    std::size_t amp = query.find('&', pos);
+    if (amp == std::string_view::npos) amp = query.size();
+    std::string_view part = query.substr(pos, amp - pos);
+    if (!part.empty()) {
+      std::size_t eq = part.find('=');
+      auto key = DecodeComponent(part.substr(0, eq), true);
+      auto value = eq == std::string_view::npos ? std::optional<std::string>(std::string())
+                                                : DecodeComponent(part.substr(eq + 1), true);
+      if (!key || !value) return std::nullopt;
+      out.query.emplace_back(std::move(*key), std::move(*value));
+    }
+    pos = amp + 1;
+  }
+  return out;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int len;
+    std::uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return false;  // continuation byte, overlong lead (C0/C1) or beyond U+10FFFF (F5..FF)
+    }
+    if (i + static_cast<std::size_t>(len) > n) return false;
+    for (int k = 1; k < len; ++k) {
+      auto cc = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return false;
+    if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return false;
+    i += static_cast<std::size_t>(len);
+  }
+  return true;
+}
+
+std::size_t Utf8Length(std::string_view s) {
+  std::size_t count = 0;
+  for (char ch : s)
+    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++count;
+  return count;
+}
+
+}  // namespace livechat

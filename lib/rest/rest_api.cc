@@ -1,0 +1,201 @@
+#include "livechat/rest.h"
+
+#include <string_view>
+
+#include "livechat/json_codec.h"
+#include "rest/rest_request.h"
+#include "rest/rest_response.h"
+#include "rest/rest_routes.h"
+
+namespace livechat {
+namespace {
+
+enum class Surface { kNone, kChat, kAdmin };
+
+// Decided on the raw target so even a malformed one is answered by the
+// surface it was aimed at (and, on /chat, still counted by the rate limiter).
+Surface SurfaceOf(std::string_view target) {
+  auto under = [&](std::string_view prefix) {
+    if (target.substr(0, prefix.size()) != prefix) return false;
+    if (target.size() == prefix.size()) return true;
+    char next = target[prefix.size()];
+    return next == '/' || next == '?' || next == '#';
+  };
+  if (under("/chat")) return Surface::kChat;
+  if (under("/api")) return Surface::kAdmin;
+  return Surface::kNone;
+}
+
+// The value of cookie `name` from the Cookie header, or empty.
+std::string CookieValue(const HttpRequest& req, std::string_view name) {
+  for (const auto& [key, header] : req.headers) {
+    if (key != "cookie" && key != "Cookie") continue;
+    std::string_view rest = header;
+    while (!rest.empty()) {
+      std::size_t semi = rest.find(';');
+      std::string_view pair = rest.substr(0, semi);
+      while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+      std::size_t eq = pair.find('=');
+      if (eq != std::string_view::npos && pair.substr(0, eq) == name) {
+        std::string_view value = pair.substr(eq + 1);
+        while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+        return std::string(value);
+      }
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+  }
+  return "";
+}
+
+void SetRateHeaders(HttpResponse& resp, const RateDecision& d) {
+  resp.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
+  resp.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining < 0 ? 0 : d.remaining));
+  if (!d.allowed) {
+    Millis secs = (d.resetInMillis + 999) / 1000;
+    resp.SetHeader("Retry-After", std::to_string(secs < 1 ? 1 : secs));
+  }
+}
+
+HttpResponse RateLimited(const RateDecision& d) {
+  Millis secs = (d.resetInMillis + 999) / 1000;
+  return rest::ErrorResponse(MakeError(ErrorCode::kRateLimited, "rate limit of " + std::to_string(d.limit) +
+                                                                    " requests per minute exceeded; retry in " +
+                                                                    std::to_string(secs < 1 ? 1 : secs) + " s"));
+}
+
+HttpResponse BadTarget() {
+  return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "malformed request target"));
+}
+
+}  // namespace
+
+struct RestApi::Impl {
+  ChatService& service;
+  RestOptions options;
+
+  HttpResponse HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
+  HttpResponse HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
+  HttpResponse Login(const HttpRequest& req, const std::string& ip);
+  HttpResponse Logout(const HttpRequest& req);
+  std::string SessionCookie(const std::string& value, Millis maxAgeMillis) const;
+};
+
+RestApi::RestApi(ChatService& service, RestOptions options)
+    : impl_(std::make_unique<Impl>(Impl{service, std::move(options)})) {}
+
+RestApi::~RestApi() = default;
+
+bool RestApi::Owns(std::string_view target) { return SurfaceOf(target) != Surface::kNone; }
+
+HttpResponse RestApi::Handle(const HttpRequest& req) {
+  Surface surface = SurfaceOf(req.target);
+  if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));
+  std::optional<ParsedTarget> target = ParseTarget(req.target);
+  std::string ip = ClientIp(req, impl_->options.trustedProxies);
+  return surface == Surface::kChat ? impl_->HandleChat(req, target, ip) : impl_->HandleAdmin(req, target, ip);
+}
+
+HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
+                                       const std::string& ip) {
+  std::optional<std::string> key = req.Header("x-api-key");
+  Result<Principal> principal =
+      key && !key->empty() ? service.AuthenticateApiKey(*key)
+                           : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
+  // A failed authentication still costs its source IP a request, so guessing
+  // keys is throttled like any other traffic.
+  std::string keyId = principal.ok() && principal->keyId ? *principal->keyId : std::string();
+  RateDecision decision = service.CheckRateLimit(keyId, ip);
+
+  HttpResponse resp;
+  if (!decision.allowed) {
+    resp = RateLimited(decision);
+  } else if (!target) {
+    resp = BadTarget();
+  } else if (!principal.ok()) {
+    resp = rest::ErrorResponse(principal.error());
+  } else {
+    resp = rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
+  }
+  SetRateHeaders(resp, decision);
+  return resp;
+}
+
+HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target,
+                                        const std::string& ip) {
+  if (req.Header("x-api-key"))
+    return rest::ErrorResponse(MakeError(ErrorCode::kUnauthenticated,
+                                         "API keys are not accepted on admin paths (/api/...); sign in to the admin "
+                                         "inbox, or call /chat/... with the key"));
+  if (!target) return BadTarget();
+  const auto& segs = target->segments;
+  if (segs.size() >= 2 && segs[1] == "auth") {
+    bool login = segs.size() == 3 && segs[2] == "login";
+    bool logout = segs.size() == 3 && segs[2] == "logout";
+    if (!login && !logout) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
+    if (req.method != "POST") {
+      HttpResponse resp = rest::ErrorResponse(
+          MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use POST"));
+      resp.SetHeader("Allow", "POST");
+      return resp;
+    }
+    return login ? Login(req, ip) : Logout(req);
+  }
+
+  Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));
+  if (!principal.ok()) return rest::ErrorResponse(principal.error());
+  if (segs.size() < 2 || segs[1] != "chat")
+    return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
+  return rest::DispatchChat(service, *principal, req, *target, 1, options.maxBodyBytes);
+}
+
+std::string RestApi::Impl::SessionCookie(const std::string& value, Millis maxAgeMillis) const {
+  // Path=/api keeps the cookie off the public /chat API; SameSite=Strict keeps
+  // other sites from riding on it.
+  std::string cookie = options.sessionCookieName + "=" + value + "; Path=/api; HttpOnly; SameSite=Strict; Max-Age=" +
+                       std::to_string(maxAgeMillis < 0 ? 0 : maxAgeMillis / 1000);
+  if (options.secureCookies) cookie += "; Secure";
+  return cookie;
+}
+
+HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip) {
+  // Password guessing is throttled per source IP like the public API.
+  RateDecision decision = service.CheckRateLimit("", ip);
+  if (!decision.allowed) {
+    HttpResponse resp = RateLimited(decision);
+    SetRateHeaders(resp, decision);
+    return resp;
+  }
+  auto body = rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes);
+  if (!body.ok()) return rest::ErrorResponse(body.error());
+  const rest::JsonBody& json = **body;
+  auto email = json.OptString("email");
+  if (!email.ok()) return rest::ErrorResponse(email.error());
+  auto password = json.OptString("password");
+  if (!password.ok()) return rest::ErrorResponse(password.error());
+  auto shopId = json.OptString("shopId");
+  if (!shopId.ok()) return rest::ErrorResponse(shopId.error());
+  if (!*email || !*password)
+    return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "email and password are required"));
+
+  auto result = service.Login(**email, **password, *shopId);
+  if (!result.ok()) return rest::ErrorResponse(result.error());
+  HttpResponse resp = rest::JsonResponse(200, rest::DataEnvelope(ToJson(result->member)));
+  resp.SetHeader("Set-Cookie",
+                 SessionCookie(result->token, result->session.expiresAt - result->session.createdAt));
+  return resp;
+}
+
+HttpResponse RestApi::Impl::Logout(const HttpRequest& req) {
+  std::string token = CookieValue(req, options.sessionCookieName);
+  // Logging out without a session is already the desired end state.
+  if (!token.empty()) {
+    Status st = service.Logout(token);
+    if (!st.ok() && st.error().code == ErrorCode::kInternal) return rest::ErrorResponse(st.error());
+  }
+  HttpResponse resp = rest::JsonResponse(200, rest::DataEnvelope("{\"loggedOut\":true}"));
+  resp.SetHeader("Set-Cookie", SessionCookie("", 0));
+  return resp;
+}
+
+}  // namespace livechat

@@ -1,0 +1,36 @@
+
+#include "livechat/json_codec.h"
+#include "livechat/rest.h"
+
+namespace livechat {
+
+int RestStatusFor(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidParams: return 400;
+    case ErrorCode::kUnauthenticated: return 401;
+    case ErrorCode::kInvalidApiKey: return 401;
+    case ErrorCode::kForbidden: return 403;
+    case ErrorCode::kNotFound: return 404;
+    case ErrorCode::kMethodNotAllowed: return 405;
+    case ErrorCode::kConflict: return 409;
+    case ErrorCode::kChannelUnavailable: return 409;
+    case ErrorCode::kPayloadTooLarge: return 413;
+    case ErrorCode::kUnsupportedMediaType: return 415;
+    case ErrorCode::kRateLimited: return 429;
+    case ErrorCode::kInternal: return 500;
+  }
+  return 500;
+}
+
+std::string RestErrorBody(const Error& e) {
+  // Storage messages can name tables, paths or SQL: they stay on the server.
+  std::string_view message = e.code == ErrorCode::kInternal ? std::string_view("internal error") : e.message;
+  std::string out = "{\"error\":{\"code\":";
+  AppendJsonString(out, ErrorCodeName(e.code));
+  out += ",\"message\":";
+  AppendJsonString(out, message);
+  out += "}}";
+  return out;
+}
+
+}  // namespace livechat

@@ -1,0 +1,163 @@
+#include "rest/rest_request.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <cctype>
+#include <limits>
+
+namespace livechat::rest {
+
+struct JsonBody::Doc {
+  rapidjson::Document value;
+};
+
+JsonBody::JsonBody(std::unique_ptr<Doc> doc) : doc_(std::move(doc)) {}
+JsonBody::~JsonBody() = default;
+JsonBody::JsonBody(JsonBody&&) noexcept = default;
+JsonBody& JsonBody::operator=(JsonBody&&) noexcept = default;
+
+namespace {
+
+Error Invalid(std::string message) { return MakeError(ErrorCode::kInvalidParams, std::move(message)); }
+
+// "application/json", optionally with parameters ("; charset=utf-8").
+bool IsJsonMediaType(const std::optional<std::string>& header) {
+  if (!header) return false;
+  std::string_view v = *header;
+  v = v.substr(0, v.find(';'));
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  constexpr std::string_view kJson = "application/json";
+  if (v.size() != kJson.size()) return false;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(v[i])) != kJson[i]) return false;
+  return true;
+}
+
+
+}  // namespace
+
+Result<std::optional<JsonBody>> JsonBody::FromRequest(const HttpRequest& req, BodyRule rule, std::size_t maxBytes) {
+  if (rule == BodyRule::kNone) return std::optional<JsonBody>();
+  if (req.body.size() > maxBytes)
+    return MakeError(ErrorCode::kPayloadTooLarge,
+                     "request body is " + std::to_string(req.body.size()) + " bytes; the limit is " +
+                         std::to_string(maxBytes) + " bytes");
+  if (rule == BodyRule::kOptional && req.body.empty()) return std::optional<JsonBody>();
+  if (!IsJsonMediaType(req.Header("content-type")))
+    return MakeError(ErrorCode::kUnsupportedMediaType, "Content-Type must be application/json");
+  if (req.body.empty()) return Invalid("request body is empty; expected a JSON object");
+  if (!IsValidUtf8(req.body)) return Invalid("request body is not valid UTF-8");
+
+  auto doc = std::make_unique<Doc>();
+  // Iterative parsing: a deeply nested body must not exhaust the stack.
+  doc->value.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(req.body.data(),
+                                                                                            req.body.size());
+  if (doc->value.HasParseError()) {
+    return Invalid(std::string("request body is not valid JSON: ") +
+                   rapidjson::GetParseError_En(doc->value.GetParseError()) + " (at byte " +
+                   std::to_string(doc->value.GetErrorOffset()) + ")");
+  }
+  if (!doc->value.IsObject()) return Invalid("request body must be a JSON object");
+  return std::optional<JsonBody>(JsonBody(std::move(doc)));
+}
+
+bool JsonBody::Has(const char* field) const { return doc_->value.HasMember(field); }
+
+bool JsonBody::IsNull(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  return it != doc_->value.MemberEnd() && it->value.IsNull();
+}
+
+Result<std::optional<std::string>> JsonBody::OptString(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<std::string>();
+  if (!it->value.IsString()) return Invalid(std::string(field) + " must be a string");
+  std::string s(it->value.GetString(), it->value.GetStringLength());
+  // An escaped lone surrogate ("\udc00") decodes to bytes that are not UTF-8.
+  if (!IsValidUtf8(s)) return Invalid(std::string(field) + " is not valid UTF-8");
+  return std::optional<std::string>(std::move(s));
+}
+
+Result<std::optional<bool>> JsonBody::OptBool(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<bool>();
+  if (!it->value.IsBool()) return Invalid(std::string(field) + " must be a boolean");
+  return std::optional<bool>(it->value.GetBool());
+}
+
+Result<std::vector<std::string>> JsonBody::StringArray(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || !it->value.IsArray())
+    return Invalid(std::string(field) + " must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& v : it->value.GetArray()) {
+    if (!v.IsString()) return Invalid(std::string(field) + " must be an array of strings");
+    std::string s(v.GetString(), v.GetStringLength());
+    if (!IsValidUtf8(s)) return Invalid(std::string(field) + " contains a string that is not valid UTF-8");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+namespace {
+
+// Digits with an optional leading '-'. Out-of-range values saturate: a huge
+// limit is still "a whole number", which ChatService clamps to its maximum.
+std::optional<std::int64_t> ParseWholeNumber(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && s.front() == '-') {
+    negative = true;
+    s.remove_prefix(1);
+  }
+  if (s.empty()) return std::nullopt;
+  std::int64_t value = 0;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    int digit = c - '0';
+    if (value > (kMax - digit) / 10) {
+      value = kMax;
+    } else {
+      value = value * 10 + digit;
+    }
+  }
+  return negative ? -value : value;
+}
+
+}  // namespace
+
+Result<PageRequest> PageFromQuery(const ParsedTarget& t) {
+  PageRequest page;
+  if (auto limit = t.Query("limit")) {
+    auto n = ParseWholeNumber(*limit);
+    if (!n) return Invalid("limit must be a whole number of 1 or more");
+    page.limit = *n;
+  }
+  // An empty cursor ("cursor=") is what a client sends for the first page.
+  if (auto cursor = t.Query("cursor"); cursor && !cursor->empty()) page.cursor = *cursor;
+  return page;
+}
+
+Result<ConversationFilter> FilterFromQuery(const ParsedTarget& t) {
+  ConversationFilter f;
+  f.status = t.Query("status");
+  f.channel = t.Query("channel");
+  f.assigneeId = t.Query("assigneeId");
+  if (auto isRead = t.Query("isRead")) {
+    if (*isRead == "true") {
+      f.isRead = true;
+    } else if (*isRead == "false") {
+      f.isRead = false;
+    } else {
+      return Invalid("isRead must be true or false");
+    }
+  }
+  f.tags = t.QueryAll("tag");
+  f.customerUuid = t.Query("customerUuid");
+  f.email = t.Query("email");
+  return f;
+}
+
+}  // namespace livechat::rest

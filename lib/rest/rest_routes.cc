@@ -1,0 +1,311 @@
+#include "rest/rest_routes.h"
+
+#include <array>
+#include <string_view>
+
+#include "livechat/json_codec.h"
+#include "rest/rest_request.h"
+#include "rest/rest_response.h"
+
+namespace livechat::rest {
+namespace {
+
+struct RouteContext {
+  ChatService& service;
+  const Principal& principal;
+  const ParsedTarget& target;
+  std::vector<std::string> params;  // path parameters, in pattern order
+  const JsonBody* body;             // null when the route reads no body or none was sent
+};
+
+using Handler = Result<HttpResponse> (*)(RouteContext&);
+
+// "{}" in a pattern matches any one segment and captures it.
+struct Route {
+  std::vector<std::string_view> pattern;
+  std::string_view method;
+  BodyRule body;
+  Handler handler;
+};
+
+HttpResponse Ok(std::string body, int status = 200) { return JsonResponse(status, std::move(body)); }
+
+std::string ConversationDetail(const Conversation& c) { return ToJson(c, JsonView::kDetail); }
+std::string ConversationListItem(const Conversation& c) { return ToJson(c, JsonView::kList); }
+
+HttpResponse PagedConversations(const Page<Conversation>& page) {
+  return Ok(PagedEnvelope(JsonArray(page.items, ConversationListItem), page.nextCursor, page.hasMore));
+}
+
+HttpResponse Deleted(const std::string& id) {
+  std::string data = "{\"id\":";
+  AppendJsonString(data, id);
+  data += ",\"deleted\":true}";
+  return Ok(DataEnvelope(data));
+}
+
+HttpResponse TagList(const std::vector<std::string>& tags) {
+  return Ok(DataEnvelope(JsonArray(tags, [](const std::string& t) {
+    std::string out;
+    AppendJsonString(out, t);
+    return out;
+  })));
+}
+
+// ---- Conversations ----
+
+Result<HttpResponse> ListConversations(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(ConversationFilter filter, FilterFromQuery(c.target));
+  LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListConversations(c.principal, filter, page));
+  return PagedConversations(result);
+}
+
+Result<HttpResponse> GetConversation(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(ConversationRead read, c.service.GetConversation(c.principal, c.params[0]));
+  std::string body = "{\"data\":" + ConversationDetail(read.conversation) + ",\"meta\":{\"source\":";
+  AppendJsonString(body, read.source);
+  body += "}}";
+  return Ok(std::move(body));
+}
+
+Result<HttpResponse> ListRelated(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListRelated(c.principal, c.params[0], page));
+  return PagedConversations(result);
+}
+
+Result<HttpResponse> ListBrowsedPages(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<BrowsedPage> pages, c.service.ListBrowsedPages(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(pages, [](const BrowsedPage& p) { return ToJson(p); })));
+}
+
+Result<HttpResponse> GetSummary(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(Summary summary, c.service.GetSummary(c.principal, c.params[0]));
+  return Ok(DataEnvelope(ToJson(summary)));
+}
+
+Result<HttpResponse> SetState(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> status, c.body->OptString("status"));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.SetState(c.principal, c.params[0], status));
+  return Ok(DataEnvelope(ConversationDetail(conv)));
+}
+
+Result<HttpResponse> Assign(RouteContext& c) {
+  // Absent and null differ here: null unassigns, absent is a mistake.
+  if (!c.body->Has("memberId"))
+    return MakeError(ErrorCode::kInvalidParams, "memberId is required: a member id, or null to unassign");
+  std::optional<std::string> memberId;
+  if (!c.body->IsNull("memberId")) {
+    auto id = c.body->OptString("memberId");
+    if (!id.ok()) return MakeError(ErrorCode::kInvalidParams, "memberId must be a string, or null to unassign");
+    memberId = std::move(*id);
+  }
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.Assign(c.principal, c.params[0], memberId));
+  return Ok(DataEnvelope(ConversationDetail(conv)));
+}
+
+Result<HttpResponse> MarkRead(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.MarkRead(c.principal, c.params[0]));
+  return Ok(DataEnvelope(ConversationDetail(conv)));
+}
+
+Result<HttpResponse> SetTyping(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> memberId, c.body->OptString("memberId"));
+  LC_ASSIGN_OR_RETURN(std::optional<bool> active, c.body->OptBool("active"));
+  LC_ASSIGN_OR_RETURN(TypingState state, c.service.SetTyping(c.principal, c.params[0], memberId, active));
+  return Ok(DataEnvelope(ToJson(state)));
+}
+
+// ---- Messages ----
+
+Result<HttpResponse> ListMessages(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  LC_ASSIGN_OR_RETURN(Page<Message> result,
+                      c.service.ListMessages(c.principal, c.params[0], page, c.target.Query("order")));
+  return Ok(PagedEnvelope(JsonArray(result.items, [](const Message& m) { return ToJson(m, JsonView::kList); }),
+                          result.nextCursor, result.hasMore));
+}
+
+Result<HttpResponse> GetMessage(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(Message m, c.service.GetMessage(c.principal, c.params[0], c.params[1]));
+  return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)));
+}
+
+Result<HttpResponse> SendMessage(RouteContext& c) {
+  SendMessageInput in;
+  LC_ASSIGN_OR_RETURN(in.text, c.body->OptString("text"));
+  LC_ASSIGN_OR_RETURN(in.memberId, c.body->OptString("memberId"));
+  LC_ASSIGN_OR_RETURN(std::optional<bool> isNote, c.body->OptBool("isNote"));
+  LC_ASSIGN_OR_RETURN(std::optional<bool> asCustomer, c.body->OptBool("asCustomer"));
+  in.isNote = isNote.value_or(false);
+  in.asCustomer = asCustomer.value_or(false);
+  LC_ASSIGN_OR_RETURN(Message m, c.service.SendMessage(c.principal, c.params[0], in));
+  return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)), 201);
+}
+
+// ---- Tags, notes, attributes ----
+
+Result<HttpResponse> ListTagCatalog(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<TagCount> tags, c.service.ListTagCatalog(c.principal));
+  return Ok(DataEnvelope(JsonArray(tags, [](const TagCount& t) { return ToJson(t); })));
+}
+
+Result<HttpResponse> AddTags(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> tags, c.body->StringArray("tags"));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.AddTags(c.principal, c.params[0], tags));
+  return TagList(result);
+}
+
+Result<HttpResponse> RemoveTag(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.RemoveTag(c.principal, c.params[0], c.params[1]));
+  return TagList(result);
+}
+
+Result<HttpResponse> ListNotes(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<Note> notes, c.service.ListNotes(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(notes, [](const Note& n) { return ToJson(n); })));
+}
+
+Result<HttpResponse> CreateNote(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> text, c.body->OptString("text"));
+  LC_ASSIGN_OR_RETURN(Note note, c.service.CreateNote(c.principal, c.params[0], text));
+  return Ok(DataEnvelope(ToJson(note)), 201);
+}
+
+Result<HttpResponse> UpdateNote(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> text, c.body->OptString("text"));
+  LC_ASSIGN_OR_RETURN(Note note, c.service.UpdateNote(c.principal, c.params[0], c.params[1], text));
+  return Ok(DataEnvelope(ToJson(note)));
+}
+
+Result<HttpResponse> DeleteNote(RouteContext& c) {
+  LC_RETURN_IF_ERROR(c.service.DeleteNote(c.principal, c.params[0], c.params[1]));
+  return Deleted(c.params[1]);
+}
+
+Result<HttpResponse> ListAttributes(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<Attribute> attrs, c.service.ListAttributes(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(attrs, [](const Attribute& a) { return ToJson(a); })));
+}
+
+Result<HttpResponse> UpsertAttribute(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> name, c.body->OptString("name"));
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> value, c.body->OptString("value"));
+  bool created = false;
+  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.UpsertAttribute(c.principal, c.params[0], name, value, &created));
+  return Ok(DataEnvelope(ToJson(attr)), created ? 201 : 200);
+}
+
+Result<HttpResponse> UpdateAttribute(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> name, c.body->OptString("name"));
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> value, c.body->OptString("value"));
+  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.UpdateAttribute(c.principal, c.params[0], c.params[1], name, value));
+  return Ok(DataEnvelope(ToJson(attr)));
+}
+
+Result<HttpResponse> DeleteAttribute(RouteContext& c) {
+  LC_RETURN_IF_ERROR(c.service.DeleteAttribute(c.principal, c.params[0], c.params[1]));
+  return Deleted(c.params[1]);
+}
+
+// ---- Customers and members ----
+
+Result<HttpResponse> GetCustomer(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(Customer customer, c.service.GetCustomer(c.principal, c.params[0]));
+  return Ok(DataEnvelope(ToJson(customer)));
+}
+
+Result<HttpResponse> ListCustomerConversations(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListCustomerConversations(c.principal, c.params[0], page));
+  return PagedConversations(result);
+}
+
+Result<HttpResponse> ListMembers(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<Member> members, c.service.ListMembers(c.principal));
+  return Ok(DataEnvelope(JsonArray(members, [](const Member& m) { return ToJson(m); })));
+}
+
+Result<HttpResponse> GetMember(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(Member member, c.service.GetMember(c.principal, c.params[0]));
+  return Ok(DataEnvelope(ToJson(member)));
+}
+
+const std::vector<Route>& Routes() {
+  using B = BodyRule;
+  static const std::vector<Route> kRoutes = {
+      {{"chat", "conversations"}, "GET", B::kNone, ListConversations},
+      {{"chat", "conversations", "{}"}, "GET", B::kNone, GetConversation},
+      {{"chat", "conversations", "{}", "related"}, "GET", B::kNone, ListRelated},
+      {{"chat", "conversations", "{}", "browsed-pages"}, "GET", B::kNone, ListBrowsedPages},
+      {{"chat", "conversations", "{}", "summary"}, "GET", B::kNone, GetSummary},
+      {{"chat", "conversations", "{}", "state"}, "POST", B::kRequired, SetState},
+      {{"chat", "conversations", "{}", "assign"}, "POST", B::kRequired, Assign},
+      {{"chat", "conversations", "{}", "read"}, "POST", B::kOptional, MarkRead},
+      {{"chat", "conversations", "{}", "typing"}, "POST", B::kRequired, SetTyping},
+      {{"chat", "conversations", "{}", "messages"}, "GET", B::kNone, ListMessages},
+      {{"chat", "conversations", "{}", "messages"}, "POST", B::kRequired, SendMessage},
+      {{"chat", "conversations", "{}", "messages", "{}"}, "GET", B::kNone, GetMessage},
+      {{"chat", "tags"}, "GET", B::kNone, ListTagCatalog},
+      {{"chat", "conversations", "{}", "tags"}, "POST", B::kRequired, AddTags},
+      {{"chat", "conversations", "{}", "tags", "{}"}, "DELETE", B::kNone, RemoveTag},
+      {{"chat", "conversations", "{}", "notes"}, "GET", B::kNone, ListNotes},
+      {{"chat", "conversations", "{}", "notes"}, "POST", B::kRequired, CreateNote},
+      {{"chat", "conversations", "{}", "notes", "{}"}, "PUT", B::kRequired, UpdateNote},
+      {{"chat", "conversations", "{}", "notes", "{}"}, "DELETE", B::kNone, DeleteNote},
+      {{"chat", "conversations", "{}", "attributes"}, "GET", B::kNone, ListAttributes},
+      {{"chat", "conversations", "{}", "attributes"}, "POST", B::kRequired, UpsertAttribute},
+      {{"chat", "conversations", "{}", "attributes", "{}"}, "PUT", B::kRequired, UpdateAttribute},
+      {{"chat", "conversations", "{}", "attributes", "{}"}, "DELETE", B::kNone, DeleteAttribute},
+      {{"chat", "customers", "{}"}, "GET", B::kNone, GetCustomer},
+      {{"chat", "customers", "{}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
+      {{"chat", "members"}, "GET", B::kNone, ListMembers},
+      {{"chat", "members", "{}"}, "GET", B::kNone, GetMember},
+  };
+  return kRoutes;
+}
+
+bool Matches(const Route& route, const std::vector<std::string>& segments, std::size_t first,
+             std::vector<std::string>* params) {
+  if (segments.size() < first || segments.size() - first != route.pattern.size()) return false;
+  params->clear();
+  for (std::size_t i = 0; i < route.pattern.size(); ++i) {
+    const std::string& seg = segments[first + i];
+    if (route.pattern[i] == "{}") {
+      params->push_back(seg);
+    } else if (route.pattern[i] != seg) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
+                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes) {
+  std::string allow;
+  std::vector<std::string> params;
+  for (const Route& route : Routes()) {
+    if (!Matches(route, target.segments, first, &params)) continue;
+    if (route.method != req.method) {
+      if (!allow.empty()) allow += ", ";
+      allow += route.method;
+      continue;
+    }
+    auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
+    if (!body.ok()) return ErrorResponse(body.error());
+    // A required body is always present here; handlers of kOptional routes ignore it.
+    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
+    Result<HttpResponse> resp = route.handler(ctx);
+    return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+  }
+  if (allow.empty()) return ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path));
+  HttpResponse resp = ErrorResponse(
+      MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
+  resp.SetHeader("Allow", allow);
+  return resp;
+}
+
+}  // namespace livechat::rest

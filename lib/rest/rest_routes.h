@@ -1,0 +1,18 @@
+// The route table of the conversations API (/chat/... and its admin mirror
+// /api/chat/...): path pattern + method -> handler.
+#pragma once
+
+#include <cstddef>
+
+#include "livechat/chat_service.h"
+#include "livechat/http.h"
+
+namespace livechat::rest {
+
+// Routes `target.segments[first..]` (which begin with "chat") for an
+// authenticated principal. Unknown path: 404 NOT_FOUND; known path with
+// another method: 405 METHOD_NOT_ALLOWED with an Allow header.
+HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
+                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes);
+
+}  // namespace livechat::rest

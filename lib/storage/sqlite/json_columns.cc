@@ -1,0 +1,230 @@
+#include "storage/sqlite/json_columns.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace livechat::sqlite {
+namespace {
+
+void AppendString(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out.push_back(kHex[c >> 4]);
+          out.push_back(kHex[c & 15]);
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+void AppendUtf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  void SkipSpace() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool Consume(char c) {
+    SkipSpace();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool AtEnd() {
+    SkipSpace();
+    return pos_ == s_.size();
+  }
+
+  std::optional<std::string> String() {
+    if (!Consume('"')) return std::nullopt;
+    std::string out;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_++];
+      if (c == '"') return out;
+      if (c != '\\') {
+        out.push_back(c);
+        continue;
+      }
+      if (pos_ >= s_.size()) return std::nullopt;
+      char e = s_[pos_++];
+      switch (e) {
+        case '"':
+          out.push_back('"');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '/':
+          out.push_back('/');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'u': {
+          auto cp = Hex4();
+          if (!cp) return std::nullopt;
+          std::uint32_t code = *cp;
+          if (code >= 0xD800 && code < 0xDC00) {
+            if (pos_ + 1 >= s_.size() || s_[pos_] != '\\' || s_[pos_ + 1] != 'u') return std::nullopt;
+            pos_ += 2;
+            auto low = Hex4();
+            if (!low || *low < 0xDC00 || *low > 0xDFFF) return std::nullopt;
+            code = 0x10000 + ((code - 0xD800) << 10) + (*low - 0xDC00);
+          }
+          AppendUtf8(out, code);
+          break;
+        }
+        default:
+          return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::optional<std::uint32_t> Hex4() {
+    if (pos_ + 4 > s_.size()) return std::nullopt;
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = s_[pos_++];
+      v <<= 4;
+      if (c >= '0' && c <= '9')
+        v |= static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= static_cast<std::uint32_t>(c - 'A' + 10);
+      else
+        return std::nullopt;
+    }
+    return v;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+Error Corrupt(std::string_view what, std::string_view json) {
+  std::string msg = "sqlite: stored ";
+  msg += what;
+  msg += " is not valid: ";
+  msg += json.substr(0, 80);
+  return Error{ErrorCode::kInternal, std::move(msg)};
+}
+
+}  // namespace
+
+std::string EncodeStringArray(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    AppendString(out, values[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
+std::string EncodeStringMap(const std::map<std::string, std::string>& values) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : values) {
+    if (!first) out.push_back(',');
+    first = false;
+    AppendString(out, k);
+    out.push_back(':');
+    AppendString(out, v);
+  }
+  out.push_back('}');
+  return out;
+}
+
+Result<std::vector<std::string>> DecodeStringArray(std::string_view json) {
+  Parser p(json);
+  std::vector<std::string> out;
+  if (!p.Consume('[')) return Corrupt("string array", json);
+  if (!p.Consume(']')) {
+    do {
+      auto s = p.String();
+      if (!s) return Corrupt("string array", json);
+      out.push_back(std::move(*s));
+    } while (p.Consume(','));
+    if (!p.Consume(']')) return Corrupt("string array", json);
+  }
+  if (!p.AtEnd()) return Corrupt("string array", json);
+  return out;
+}
+
+Result<std::map<std::string, std::string>> DecodeStringMap(std::string_view json) {
+  Parser p(json);
+  std::map<std::string, std::string> out;
+  if (!p.Consume('{')) return Corrupt("string map", json);
+  if (!p.Consume('}')) {
+    do {
+      auto k = p.String();
+      if (!k || !p.Consume(':')) return Corrupt("string map", json);
+      auto v = p.String();
+      if (!v) return Corrupt("string map", json);
+      out[std::move(*k)] = std::move(*v);
+    } while (p.Consume(','));
+    if (!p.Consume('}')) return Corrupt("string map", json);
+  }
+  if (!p.AtEnd()) return Corrupt("string map", json);
+  return out;
+}
+
+}  // namespace livechat::sqlite

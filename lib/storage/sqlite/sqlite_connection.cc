@@ -1,0 +1,144 @@
+#include "storage/sqlite/sqlite_connection.h"
+
+#include <memory>
+#include <utility>
+
+namespace livechat::sqlite {
+
+Error SqliteError(sqlite3* db, int rc, std::string_view what) {
+  std::string msg = "sqlite: ";
+  msg += what;
+  msg += ": ";
+  // The connection's message describes the last failing call, which is only
+  // this one when the codes agree.
+  if (db != nullptr && (sqlite3_errcode(db) == rc || sqlite3_extended_errcode(db) == rc))
+    msg += sqlite3_errmsg(db);
+  else
+    msg += sqlite3_errstr(rc);
+  msg += " (code " + std::to_string(rc) + ")";
+  return Error{ErrorCode::kInternal, std::move(msg)};
+}
+
+Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mode mode, int busyTimeoutMillis) {
+  // The store serialises use of each connection itself, so SQLite's
+  // per-connection mutex would only add cost.
+  int flags = SQLITE_OPEN_NOMUTEX;
+  flags |= mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    Error err = SqliteError(db, rc, "open " + path);
+    sqlite3_close_v2(db);  // a handle is returned even on failure
+    return err;
+  }
+  sqlite3_extended_result_codes(db, 1);
+  std::unique_ptr<Connection> conn(new Connection(db));
+  rc = sqlite3_busy_timeout(db, busyTimeoutMillis);
+  if (rc != SQLITE_OK) return SqliteError(db, rc, "busy_timeout");
+  LC_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
+  LC_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = NORMAL"));
+  return conn;
+}
+
+Connection::~Connection() {
+  for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  sqlite3_close_v2(db_);
+}
+
+Status Connection::Exec(const char* sql) {
+  char* err = nullptr;
+  int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+  if (rc == SQLITE_OK) return Status::Ok();
+  std::string msg = std::string("sqlite: ") + sql + ": " + (err != nullptr ? err : sqlite3_errstr(rc)) + " (code " +
+                    std::to_string(rc) + ")";
+  sqlite3_free(err);
+  return Error{ErrorCode::kInternal, std::move(msg)};
+}
+
+Result<Statement> Connection::Prepare(std::string_view sql) {
+  auto it = cache_.find(sql);
+  if (it == cache_.end()) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc =
+        sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      return SqliteError(db_, rc, "prepare");
+    }
+    it = cache_.emplace(std::string(sql), stmt).first;
+  }
+  return Statement(db_, it->second);
+}
+
+Result<std::int64_t> Connection::QueryInt(const char* sql) {
+  LC_ASSIGN_OR_RETURN(Statement st, Prepare(sql));
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Error{ErrorCode::kInternal, std::string("sqlite: no row from ") + sql};
+  return st.Int(0);
+}
+
+Statement::~Statement() {
+  if (stmt_ == nullptr) return;
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+Statement& Statement::Record(int rc) {
+  if (rc != SQLITE_OK && bindRc_ == SQLITE_OK) bindRc_ = rc;
+  ++next_;
+  return *this;
+}
+
+Statement& Statement::Add(std::string_view v) {
+  // SQLITE_TRANSIENT: the caller's buffer may not outlive the step.
+  return Record(sqlite3_bind_text64(stmt_, next_, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+}
+
+Statement& Statement::Add(std::int64_t v) { return Record(sqlite3_bind_int64(stmt_, next_, v)); }
+
+Statement& Statement::Add(double v) { return Record(sqlite3_bind_double(stmt_, next_, v)); }
+
+Statement& Statement::AddNull() { return Record(sqlite3_bind_null(stmt_, next_)); }
+
+Result<bool> Statement::Step() {
+  if (bindRc_ != SQLITE_OK) return SqliteError(db_, bindRc_, "bind");
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return SqliteError(db_, rc, "step");
+}
+
+Status Statement::Run() {
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, Step());
+    if (!row) return Status::Ok();
+  }
+}
+
+std::string Statement::Text(int col) const {
+  const unsigned char* p = sqlite3_column_text(stmt_, col);
+  if (p == nullptr) return {};
+  return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
+std::optional<std::string> Statement::OptText(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Text(col);
+}
+
+std::optional<std::int64_t> Statement::OptInt(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Int(col);
+}
+
+std::optional<bool> Statement::OptBool(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Bool(col);
+}
+
+std::optional<double> Statement::OptDouble(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Double(col);
+}
+
+}  // namespace livechat::sqlite

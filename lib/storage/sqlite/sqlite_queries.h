@@ -1,0 +1,83 @@
+// The Store's record operations as SQL on one connection. The store wraps a
+// transaction around each use; this class neither begins nor ends one.
+#pragma once
+
+#include "livechat/store.h"
+#include "storage/sqlite/sqlite_connection.h"
+
+namespace livechat::sqlite {
+
+class SqliteQueries final : public StoreWriter {
+ public:
+  explicit SqliteQueries(Connection& conn) : conn_(conn) {}
+
+  Result<std::optional<Shop>> GetShop(const std::string& shopId) override;
+  Result<std::optional<Shop>> GetShopByAppId(const std::string& appId) override;
+  Result<std::optional<ApiKey>> FindApiKeyByHash(const std::string& keyHash) override;
+  Result<std::vector<ApiKey>> ListApiKeys(const std::string& shopId) override;
+  Result<std::optional<Member>> GetMember(const std::string& shopId, const std::string& memberId) override;
+  Result<std::vector<Member>> ListMembers(const std::string& shopId) override;
+  Result<std::vector<Member>> FindMembersByEmail(const std::string& email) override;
+  Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) override;
+  Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) override;
+  Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
+  Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
+  Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
+  Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
+                                            const std::string& idOrSeq) override;
+  Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) override;
+  Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) override;
+  Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId,
+                                      const std::string& noteId) override;
+  Result<std::vector<Attribute>> ListAttributes(const std::string& shopId, const std::string& conversationId) override;
+  Result<std::optional<Attribute>> GetAttribute(const std::string& shopId, const std::string& conversationId,
+                                                const std::string& attributeId) override;
+  Result<std::optional<Attribute>> FindAttributeByName(const std::string& shopId, const std::string& conversationId,
+                                                       const std::string& name) override;
+  Result<std::vector<BrowsedPage>> ListBrowsedPages(const std::string& shopId, const std::string& conversationId,
+                                                    Millis sinceMillis, int limit) override;
+  Result<std::optional<Summary>> GetSummary(const std::string& shopId, const std::string& conversationId) override;
+  Result<std::vector<TypingState>> ListTyping(const std::string& shopId, const std::string& conversationId) override;
+  Result<std::optional<AdminSession>> GetSession(const std::string& tokenHash) override;
+  Result<std::vector<Event>> ListEvents(const std::string& shopId, int limit) override;
+
+  Status InsertShop(const Shop& s) override;
+  Result<bool> UpdateShop(const Shop& s) override;
+  Status InsertApiKey(const ApiKey& k) override;
+  Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) override;
+  Status InsertMember(const Member& m) override;
+  Result<bool> UpdateMember(const Member& m) override;
+  Status InsertCustomer(const Customer& c) override;
+  Result<bool> UpdateCustomer(const Customer& c) override;
+  Status InsertConversation(Conversation& c) override;
+  Result<bool> UpdateConversation(const Conversation& c) override;
+  Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
+                                 const std::vector<std::string>& tags) override;
+  Status InsertMessage(Message& m) override;
+  Result<bool> UpdateMessage(const Message& m) override;
+  Status InsertNote(const Note& n) override;
+  Result<bool> UpdateNote(const Note& n) override;
+  Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId,
+                          const std::string& noteId) override;
+  Status InsertAttribute(const Attribute& a) override;
+  Result<bool> UpdateAttribute(const Attribute& a) override;
+  Result<bool> DeleteAttribute(const std::string& shopId, const std::string& conversationId,
+                               const std::string& attributeId) override;
+  Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId, const BrowsedPage& p,
+                           int keep) override;
+  Status PutSummary(const std::string& shopId, const Summary& s) override;
+  Status PutTyping(const std::string& shopId, const TypingState& t) override;
+  Status InsertSession(const AdminSession& s) override;
+  Status DeleteSession(const std::string& tokenHash) override;
+  Status AppendEvent(const Event& e) override;
+
+ private:
+  // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
+  Result<bool> RunChanged(Statement& st);
+  Status WriteTagRows(const std::string& shopId, const std::string& conversationId,
+                      const std::vector<std::string>& tags);
+
+  Connection& conn_;
+};
+
+}  // namespace livechat::sqlite

@@ -1,0 +1,330 @@
+#include "storage/sqlite/sqlite_schema.h"
+
+#include <array>
+#include <string>
+
+#include "livechat/sqlite_store.h"
+
+namespace livechat::sqlite {
+namespace {
+
+struct Migration {
+  int version;
+  const char* sql;
+};
+
+// Every table leads with shop_id (the future shard key). Child rows of a
+// conversation reference it by (shop_id, id); the checks are deferred to
+// COMMIT so a Write may insert in any order.
+//
+// conversations.rid is the rowid. A conversation with a pgConvoId stores it
+// as its rid too (pg_convo_id is NULL or equal to rid), which keeps pg ids
+// unique and lets a new one be drawn from the rowid sequence. sort_active is
+// the list order's first key: a missing lastActive sorts as 0, matching
+// ConversationKey, whose lastActive is not optional.
+//
+// The list indexes are partial (in_new_datastore = 1) because legacy records
+// are never listed; queries must spell that predicate literally to use them.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE shops (
+  id TEXT NOT NULL PRIMARY KEY,
+  app_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  auto_assign INTEGER NOT NULL,
+  installed INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX shops_app_id ON shops(app_id);
+
+CREATE TABLE api_keys (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  permissions INTEGER NOT NULL,
+  legacy INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  active_from INTEGER NOT NULL,
+  revoked_at INTEGER,
+  last_used_at INTEGER,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE UNIQUE INDEX api_keys_key_hash ON api_keys(key_hash);
+CREATE INDEX api_keys_created ON api_keys(shop_id, created_at);
+
+CREATE TABLE members (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  first_name TEXT,
+  last_name TEXT,
+  avatar_url TEXT NOT NULL,
+  role TEXT NOT NULL,
+  active INTEGER NOT NULL,
+  enable_away_mode INTEGER,
+  password_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX members_created ON members(shop_id, created_at);
+CREATE INDEX members_email ON members(lower(email));
+
+CREATE TABLE customers (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  shopify_id TEXT,
+  name TEXT,
+  first_name TEXT,
+  last_name TEXT,
+  email TEXT,
+  phone TEXT,
+  type TEXT NOT NULL,
+  channels_json TEXT NOT NULL,
+  tags_json TEXT NOT NULL,
+  note TEXT,
+  custom_attributes_json TEXT NOT NULL,
+  address1 TEXT,
+  address2 TEXT,
+  city TEXT,
+  zip TEXT,
+  country TEXT,
+  country_code TEXT,
+  orders_count INTEGER,
+  total_spent REAL,
+  ip_address TEXT,
+  ip_location TEXT,
+  browser TEXT,
+  browser_version TEXT,
+  os TEXT,
+  device_type TEXT,
+  sender_seq INTEGER,
+  last_chat_at INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER,
+  channel_recipient TEXT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX customers_email ON customers(shop_id, lower(email)) WHERE email IS NOT NULL;
+
+CREATE TABLE conversations (
+  rid INTEGER PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  firestore_id TEXT,
+  pg_convo_id INTEGER CHECK (pg_convo_id IS NULL OR pg_convo_id = rid),
+  session_id TEXT,
+  customer_uuid TEXT,
+  customer_name TEXT,
+  customer_email TEXT,
+  customer_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  is_chat_bot INTEGER NOT NULL,
+  has_chat_bot INTEGER NOT NULL,
+  is_read INTEGER NOT NULL,
+  is_customer_read INTEGER NOT NULL,
+  is_online INTEGER NOT NULL,
+  is_block INTEGER NOT NULL,
+  is_starred INTEGER NOT NULL,
+  has_first_msg INTEGER NOT NULL,
+  hide_pre_chat_message TEXT NOT NULL,
+  member_id TEXT,
+  channel TEXT NOT NULL,
+  channels_json TEXT NOT NULL,
+  tags_json TEXT NOT NULL,
+  message_count INTEGER,
+  last_message_text TEXT,
+  last_message_sender_type TEXT,
+  last_message_created_at INTEGER,
+  last_active INTEGER,
+  created_at INTEGER,
+  updated_at INTEGER,
+  last_customer_message_at INTEGER,
+  in_new_datastore INTEGER NOT NULL CHECK (in_new_datastore = 0 OR pg_convo_id IS NOT NULL),
+  sort_active INTEGER NOT NULL GENERATED ALWAYS AS (coalesce(last_active, 0)) VIRTUAL
+);
+CREATE UNIQUE INDEX conversations_id ON conversations(shop_id, id);
+CREATE INDEX conversations_firestore ON conversations(shop_id, firestore_id) WHERE firestore_id IS NOT NULL;
+CREATE INDEX conversations_list ON conversations(shop_id, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_status ON conversations(shop_id, status, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_customer ON conversations(shop_id, customer_uuid, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_member ON conversations(shop_id, member_id, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_email
+  ON conversations(shop_id, lower(customer_email), sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+
+CREATE TABLE conversation_tags (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id, tag),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) WITHOUT ROWID;
+CREATE INDEX conversation_tags_tag ON conversation_tags(shop_id, tag);
+
+CREATE TABLE messages (
+  seq INTEGER PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  sender_name TEXT NOT NULL,
+  sender_type TEXT NOT NULL,
+  member_id TEXT,
+  is_admin INTEGER NOT NULL,
+  is_automated INTEGER NOT NULL,
+  is_bot INTEGER NOT NULL,
+  is_note INTEGER NOT NULL,
+  is_first INTEGER NOT NULL,
+  is_transfer INTEGER NOT NULL,
+  is_quick_reply_msg INTEGER NOT NULL,
+  is_ask_bot_message INTEGER NOT NULL,
+  is_deleted INTEGER NOT NULL,
+  content_type TEXT NOT NULL,
+  topic TEXT,
+  chatbot_products_json TEXT NOT NULL,
+  chatbot_faqs_json TEXT NOT NULL,
+  files_json TEXT NOT NULL,
+  reply_message_json TEXT,
+  created_at INTEGER NOT NULL,
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE UNIQUE INDEX messages_id ON messages(shop_id, id);
+CREATE INDEX messages_conversation ON messages(shop_id, conversation_id, seq);
+
+CREATE TABLE notes (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  is_updated INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX notes_conversation ON notes(shop_id, conversation_id, created_at);
+
+CREATE TABLE attributes (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX attributes_conversation ON attributes(shop_id, conversation_id, created_at);
+CREATE INDEX attributes_name ON attributes(shop_id, conversation_id, name);
+
+CREATE TABLE browsed_pages (
+  seq INTEGER PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  title TEXT,
+  viewed_at INTEGER NOT NULL,
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX browsed_pages_conversation ON browsed_pages(shop_id, conversation_id, viewed_at);
+
+CREATE TABLE summaries (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  summarizer TEXT NOT NULL,
+  generated_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) WITHOUT ROWID;
+
+CREATE TABLE typing (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  active INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id, member_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) WITHOUT ROWID;
+
+CREATE TABLE admin_sessions (
+  token_hash TEXT NOT NULL PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX admin_sessions_member ON admin_sessions(shop_id, member_id);
+
+-- AUTOINCREMENT: the dispatcher may delete delivered events, and a reused
+-- seq would reorder the outbox.
+CREATE TABLE events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  shop_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  conversation_id TEXT,
+  occurred_at INTEGER NOT NULL,
+  data_json TEXT NOT NULL
+);
+CREATE INDEX events_shop ON events(shop_id, seq);
+)sql";
+
+constexpr std::array<Migration, 1> kMigrations{{
+    {1, kSchemaV1},
+}};
+
+}  // namespace
+
+Status Migrate(Connection& conn) {
+  const int target = SqliteSchemaVersion();
+  LC_ASSIGN_OR_RETURN(std::int64_t seen, conn.QueryInt("PRAGMA user_version"));
+  if (seen == target) return Status::Ok();
+  if (seen > target)
+    return Error{ErrorCode::kInternal, "sqlite: database schema version " + std::to_string(seen) +
+                                           " is newer than this build's " + std::to_string(target)};
+
+  LC_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+  auto apply = [&]() -> Status {
+    // Re-read under the write lock: another process may have migrated.
+    LC_ASSIGN_OR_RETURN(std::int64_t current, conn.QueryInt("PRAGMA user_version"));
+    if (current > target)
+      return Error{ErrorCode::kInternal, "sqlite: database schema version " + std::to_string(current) +
+                                             " is newer than this build's " + std::to_string(target)};
+    for (const Migration& m : kMigrations) {
+      if (m.version <= current) continue;
+      LC_RETURN_IF_ERROR(conn.Exec(m.sql));
+      // PRAGMA takes no parameters; the value is our own constant.
+      std::string set = "PRAGMA user_version = " + std::to_string(m.version);
+      LC_RETURN_IF_ERROR(conn.Exec(set.c_str()));
+    }
+    return Status::Ok();
+  };
+  Status st = apply();
+  if (st.ok()) st = conn.Exec("COMMIT");
+  if (!st.ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  return st;
+}
+
+}  // namespace livechat::sqlite
+
+namespace livechat {
+
+int SqliteSchemaVersion() { return sqlite::kMigrations.back().version; }
+
+}  // namespace livechat

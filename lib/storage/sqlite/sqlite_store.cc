@@ -1,0 +1,226 @@
+// The SQLite Store: transactions, connections and threads. The SQL itself is
+// in sqlite_queries.cc, the schema in sqlite_schema.cc.
+//
+// A file database runs in WAL mode with one write connection (behind
+// writeMu_) and a pool of read-only connections, so readers never wait for
+// the writer and each Read sees the snapshot taken at its first query. A
+// ":memory:" database exists only inside its one connection, so there reads
+// and writes share it under writeMu_.
+#include "livechat/sqlite_store.h"
+
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "storage/sqlite/sqlite_connection.h"
+#include "storage/sqlite/sqlite_queries.h"
+#include "storage/sqlite/sqlite_schema.h"
+
+namespace livechat {
+namespace {
+
+using sqlite::Connection;
+using sqlite::SqliteQueries;
+
+// Calls fn, turning an escaping exception into kInternal: no exception may
+// leave the library, and the caller's transaction must still be ended.
+template <typename Fn, typename Arg>
+Status Invoke(const Fn& fn, Arg& arg, const char* where) {
+  try {
+    return fn(arg);
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::kInternal, std::string("exception in ") + where + ": " + e.what()};
+  } catch (...) {
+    return Error{ErrorCode::kInternal, std::string("exception in ") + where};
+  }
+}
+
+class SqliteStore final : public Store {
+ public:
+  static Result<std::unique_ptr<Store>> Open(const SqliteOptions& options);
+
+  Status Read(const std::function<Status(StoreReader&)>& fn) override;
+  Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  bool Healthy() override;
+
+ private:
+  // What this thread holds of which store, so that nesting neither deadlocks
+  // on a mutex nor opens a second transaction on one connection.
+  struct Held {
+    const SqliteStore* store;
+    Connection* conn;
+    bool write;
+  };
+  static thread_local std::vector<Held> held_;
+  class HoldGuard {
+   public:
+    HoldGuard(const SqliteStore* store, Connection* conn, bool write) { held_.push_back({store, conn, write}); }
+    ~HoldGuard() { held_.pop_back(); }
+    HoldGuard(const HoldGuard&) = delete;
+    HoldGuard& operator=(const HoldGuard&) = delete;
+  };
+  // The innermost hold of this store, optionally only of one kind.
+  const Held* FindHeld() const {
+    for (auto it = held_.rbegin(); it != held_.rend(); ++it)
+      if (it->store == this) return &*it;
+    return nullptr;
+  }
+  const Held* FindHeld(bool write) const {
+    for (auto it = held_.rbegin(); it != held_.rend(); ++it)
+      if (it->store == this && it->write == write) return &*it;
+    return nullptr;
+  }
+
+  // Runs fn on a connection inside a read transaction (or inside the
+  // transaction this thread already has on it).
+  Status WithReadConnection(const std::function<Status(Connection&)>& fn);
+  Status RunRead(Connection& conn, const std::function<Status(Connection&)>& fn);
+
+  Connection* CheckoutReader();
+  void ReturnReader(Connection* conn);
+
+  bool inMemory_ = false;
+  std::mutex writeMu_;
+  std::unique_ptr<Connection> writer_;
+  // Declared after writer_ so they close first.
+  std::vector<std::unique_ptr<Connection>> readers_;
+  std::mutex poolMu_;
+  std::condition_variable poolCv_;
+  std::vector<Connection*> idle_;
+};
+
+thread_local std::vector<SqliteStore::Held> SqliteStore::held_;
+
+Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
+  std::unique_ptr<SqliteStore> store(new SqliteStore());
+  store->inMemory_ = options.path == ":memory:";
+  LC_ASSIGN_OR_RETURN(store->writer_,
+                      Connection::Open(options.path, Connection::Mode::kReadWrite, options.busyTimeoutMillis));
+  Connection& w = *store->writer_;
+  if (!store->inMemory_) {
+    // WAL is a property of the file; a database that cannot switch (e.g. on
+    // a filesystem without shared memory) would silently lose reader
+    // concurrency, so refuse it.
+    LC_ASSIGN_OR_RETURN(sqlite::Statement st, w.Prepare("PRAGMA journal_mode = WAL"));
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    std::string mode = row ? st.Text(0) : "";
+    if (mode != "wal")
+      return Error{ErrorCode::kInternal, "sqlite: cannot enable WAL on " + options.path + " (" + mode + ")"};
+  }
+  LC_RETURN_IF_ERROR(sqlite::Migrate(w));
+  if (!store->inMemory_) {
+    int n = options.readers < 1 ? 1 : options.readers;
+    for (int i = 0; i < n; ++i) {
+      LC_ASSIGN_OR_RETURN(auto reader,
+                          Connection::Open(options.path, Connection::Mode::kReadOnly, options.busyTimeoutMillis));
+      store->idle_.push_back(reader.get());
+      store->readers_.push_back(std::move(reader));
+    }
+  }
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+Connection* SqliteStore::CheckoutReader() {
+  std::unique_lock lock(poolMu_);
+  poolCv_.wait(lock, [&] { return !idle_.empty(); });
+  Connection* conn = idle_.back();
+  idle_.pop_back();
+  return conn;
+}
+
+void SqliteStore::ReturnReader(Connection* conn) {
+  {
+    std::lock_guard lock(poolMu_);
+    idle_.push_back(conn);
+  }
+  poolCv_.notify_one();
+}
+
+Status SqliteStore::RunRead(Connection& conn, const std::function<Status(Connection&)>& fn) {
+  // Deferred: the snapshot is fixed by the first read and held to COMMIT.
+  LC_RETURN_IF_ERROR(conn.Exec("BEGIN"));
+  Status st;
+  {
+    HoldGuard guard(this, &conn, false);
+    st = Invoke(fn, conn, "Store::Read");
+  }
+  Status end = conn.Exec("COMMIT");
+  if (!end.ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  if (!st.ok()) return st;
+  return end;
+}
+
+Status SqliteStore::WithReadConnection(const std::function<Status(Connection&)>& fn) {
+  // A nested Read joins the snapshot this thread already reads from (taking
+  // a second reader could exhaust the pool and wait forever). On a memory
+  // database a Read inside a Write reads the open write transaction: there
+  // is no other connection to read from.
+  if (const Held* held = inMemory_ ? FindHeld() : FindHeld(false)) return Invoke(fn, *held->conn, "Store::Read");
+  if (inMemory_) {
+    std::lock_guard lock(writeMu_);
+    return RunRead(*writer_, fn);
+  }
+  // On a file, a Read inside this thread's Write takes a reader and so sees
+  // the last committed state, as any other thread would.
+  Connection* conn = CheckoutReader();
+  Status st = RunRead(*conn, fn);
+  ReturnReader(conn);
+  return st;
+}
+
+Status SqliteStore::Read(const std::function<Status(StoreReader&)>& fn) {
+  return WithReadConnection([&](Connection& conn) -> Status {
+    SqliteQueries q(conn);
+    return fn(q);
+  });
+}
+
+Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
+  if (const Held* held = FindHeld()) {
+    if (held->write) return Error{ErrorCode::kInternal, "sqlite: Store::Write called inside a Write"};
+    if (inMemory_) return Error{ErrorCode::kInternal, "sqlite: Store::Write inside a Read of an in-memory store"};
+  }
+  std::lock_guard lock(writeMu_);
+  Connection& conn = *writer_;
+  // IMMEDIATE takes the file's write lock now (waiting up to busy_timeout for
+  // another process), so the transaction cannot fail later on a lock upgrade.
+  LC_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+  Status st;
+  {
+    HoldGuard guard(this, &conn, true);
+    SqliteQueries q(conn);
+    st = Invoke(fn, static_cast<StoreWriter&>(q), "Store::Write");
+  }
+  if (st.ok()) {
+    // COMMIT checks the deferred foreign keys and can fail; the transaction
+    // then stays open and must be rolled back.
+    st = conn.Exec("COMMIT");
+    if (st.ok()) return st;
+  }
+  if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  return st;
+}
+
+bool SqliteStore::Healthy() {
+  Status st = WithReadConnection([](Connection& conn) -> Status {
+    LC_ASSIGN_OR_RETURN(std::int64_t version, conn.QueryInt("PRAGMA user_version"));
+    if (version != SqliteSchemaVersion())
+      return Error{ErrorCode::kInternal, "sqlite: schema version " + std::to_string(version)};
+    return Status::Ok();
+  });
+  return st.ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options) {
+  try {
+    return SqliteStore::Open(options);
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::kInternal, std::string("sqlite: open: ") + e.what()};
+  }
+}
+
+}  // namespace livechat

@@ -1,0 +1,321 @@
+// What the SQLite Store adds to the conformance contract: files, WAL
+// snapshots, the reader pool, a second process on the same file, schema
+// versions, nesting, and its choices where store.h leaves room.
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store_fixtures.h"
+#include "store_records.h"
+
+namespace livechat::testing {
+namespace {
+
+const std::string kShop = "shop-a";
+
+size_t CountListed(Store& s) {
+  ConversationQuery q;
+  q.shopId = kShop;
+  q.limit = 1000;
+  return Get(s, [&](StoreReader& r) { return r.ListConversations(q); }).size();
+}
+
+void AddConversation(Store& s, const std::string& id, Millis lastActive = 1000) {
+  Put(s, [&](StoreWriter& w) {
+    Conversation c = MakeConversation(kShop, id, lastActive);
+    return w.InsertConversation(c);
+  });
+}
+
+TEST_CASE("sqlite: schema version and health") {
+  CHECK(SqliteSchemaVersion() == 1);
+  MemorySqliteFixture mem;
+  CHECK(mem.store().Healthy());
+  FileSqliteFixture file;
+  CHECK(file.store().Healthy());
+}
+
+TEST_CASE("sqlite: open fails with kInternal for an unusable path") {
+  TempDir dir;
+  auto r = OpenSqliteStore(SqliteOptions{dir.File("no/such/dir/store.db"), 2, 100});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == ErrorCode::kInternal);
+  CHECK_FALSE(r.error().message.empty());
+}
+
+TEST_CASE("sqlite: reopening a file keeps data, schema version and the pg sequence") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("reopen.db"), 2, 5000};
+  std::int64_t firstPg = 0;
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop(kShop)); });
+    Conversation c = MakeFullConversation(kShop, "c1");
+    Put(*s, [&](StoreWriter& w) { return w.InsertConversation(c); });
+    firstPg = *c.pgConvoId;
+  }
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(*s, [&](StoreReader& r) { return r.GetShop(kShop); }).has_value());
+  auto c = Get(*s, [&](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
+  REQUIRE(c.has_value());
+  Conversation expected = MakeFullConversation(kShop, "c1");
+  expected.pgConvoId = firstPg;
+  CheckSame(*c, expected);
+  Conversation next = MakeConversation(kShop, "c2", 1);
+  Put(*s, [&](StoreWriter& w) { return w.InsertConversation(next); });
+  CHECK(*next.pgConvoId > firstPg);
+}
+
+TEST_CASE("sqlite: a Read inside a Write sees the last committed state (file)") {
+  FileSqliteFixture fx;
+  Store& s = fx.store();
+  AddConversation(s, "c1");
+  Put(s, [&](StoreWriter& w) -> Status {
+    Conversation c2 = MakeConversation(kShop, "c2", 2000);
+    LC_RETURN_IF_ERROR(w.InsertConversation(c2));
+    CHECK(Value(w.FindConversation(kShop, "c2")).has_value());  // the writer sees its own write
+    CHECK(CountListed(s) == 1);                                 // a reader does not, yet
+    CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShop, "c2"); }).has_value());
+    return Status::Ok();
+  });
+  CHECK(CountListed(s) == 2);
+}
+
+TEST_CASE("sqlite: a Read keeps its snapshot while another thread commits") {
+  FileSqliteFixture fx;
+  Store& s = fx.store();
+  AddConversation(s, "c1");
+  std::promise<void> readerStarted, writerDone;
+  std::future<void> writerDoneF = writerDone.get_future();
+  size_t before = 0, after = 0;
+  std::thread reader([&] {
+    Status st = s.Read([&](StoreReader& r) -> Status {
+      ConversationQuery q;
+      q.shopId = kShop;
+      LC_ASSIGN_OR_RETURN(auto rows, r.ListConversations(q));
+      before = rows.size();
+      readerStarted.set_value();
+      writerDoneF.wait();
+      LC_ASSIGN_OR_RETURN(rows, r.ListConversations(q));
+      after = rows.size();
+      return Status::Ok();
+    });
+    CHECK(st.ok());
+  });
+  readerStarted.get_future().wait();
+  AddConversation(s, "c2");  // commits while the reader's snapshot is open
+  writerDone.set_value();
+  reader.join();
+  CHECK(before == 1);
+  CHECK(after == 1);
+  CHECK(CountListed(s) == 2);
+}
+
+TEST_CASE("sqlite: nested Reads share one snapshot and do not exhaust the pool") {
+  TempDir dir;
+  auto s = OpenOrFail(SqliteOptions{dir.File("nested.db"), 1, 5000});
+  AddConversation(*s, "c1");
+  Status st = s->Read([&](StoreReader&) -> Status {
+    return s->Read([&](StoreReader& inner) -> Status {
+      LC_ASSIGN_OR_RETURN(auto c, inner.FindConversation(kShop, "c1"));
+      CHECK(c.has_value());
+      return Status::Ok();
+    });
+  });
+  Ok(st);
+}
+
+TEST_CASE("sqlite: concurrent readers and one writer") {
+  FileSqliteFixture fx;
+  Store& s = fx.store();
+  constexpr int kWrites = 100;
+  std::vector<std::thread> readers;
+  std::vector<int> failures(4, 0), regressions(4, 0);
+  std::atomic<bool> done{false};
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&, t] {
+      size_t last = 0;
+      while (!done.load()) {
+        size_t n = 0;
+        Status st = s.Read([&](StoreReader& r) -> Status {
+          ConversationQuery q;
+          q.shopId = kShop;
+          q.limit = 1000;
+          LC_ASSIGN_OR_RETURN(auto rows, r.ListConversations(q));
+          n = rows.size();
+          return Status::Ok();
+        });
+        if (!st.ok()) ++failures[t];
+        if (n < last) ++regressions[t];  // committed rows never disappear
+        last = n;
+      }
+    });
+  }
+  for (int i = 0; i < kWrites; ++i) AddConversation(s, "c" + std::to_string(i), i);
+  done = true;
+  for (auto& t : readers) t.join();
+  for (int t = 0; t < 4; ++t) {
+    CHECK(failures[t] == 0);
+    CHECK(regressions[t] == 0);
+  }
+  CHECK(CountListed(s) == kWrites);
+}
+
+TEST_CASE("sqlite: a second store on the same file (another process) sees commits and waits for the lock") {
+  TempDir dir;
+  auto s1 = OpenOrFail(SqliteOptions{dir.File("shared.db"), 2, 5000});
+  auto s2 = OpenOrFail(SqliteOptions{dir.File("shared.db"), 2, 100});
+  AddConversation(*s1, "c1");
+  CHECK(CountListed(*s2) == 1);
+
+  Put(*s1, [&](StoreWriter& w) -> Status {
+    Conversation c = MakeConversation(kShop, "c2", 2000);
+    LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    // s1 holds the file's write lock: s2 gives up after its busy timeout.
+    Status st = s2->Write([&](StoreWriter& w2) { return w2.InsertShop(MakeShop("other")); });
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == ErrorCode::kInternal);
+    CHECK(CountListed(*s2) == 1);
+    return Status::Ok();
+  });
+  CHECK(CountListed(*s2) == 2);
+  Put(*s2, [&](StoreWriter& w) { return w.InsertShop(MakeShop("other")); });
+  CHECK(Get(*s1, [&](StoreReader& r) { return r.GetShop("other"); }).has_value());
+
+  // s2's pg ids continue the shared sequence.
+  Conversation c3 = MakeConversation(kShop, "c3", 3000);
+  Put(*s2, [&](StoreWriter& w) { return w.InsertConversation(c3); });
+  auto c2 = Get(*s1, [&](StoreReader& r) { return r.FindConversation(kShop, "c2"); });
+  REQUIRE(c2.has_value());
+  CHECK(*c3.pgConvoId > *c2->pgConvoId);
+}
+
+TEST_CASE_TEMPLATE("sqlite: a nested Write is refused, not deadlocked", StoreFixture, MemorySqliteFixture,
+                   FileSqliteFixture) {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Put(s, [&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertShop(MakeShop(kShop)));
+    Status inner = s.Write([&](StoreWriter& w2) { return w2.InsertShop(MakeShop("inner")); });
+    REQUIRE_FALSE(inner.ok());
+    CHECK(inner.error().code == ErrorCode::kInternal);
+    return Status::Ok();
+  });
+  CHECK(Get(s, [&](StoreReader& r) { return r.GetShop(kShop); }).has_value());
+  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.GetShop("inner"); }).has_value());
+}
+
+TEST_CASE_TEMPLATE("sqlite: an exception from fn becomes kInternal and rolls back", StoreFixture, MemorySqliteFixture,
+                   FileSqliteFixture) {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Status st = s.Write([&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertShop(MakeShop(kShop)));
+    throw std::runtime_error("boom");
+  });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+  CHECK(st.error().message.find("boom") != std::string::npos);
+  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.GetShop(kShop); }).has_value());
+
+  st = s.Read([&](StoreReader&) -> Status { throw std::runtime_error("read boom"); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+  CHECK(s.Healthy());
+}
+
+TEST_CASE("sqlite: in memory, a Read inside a Write reads the open transaction; a Write inside a Read is refused") {
+  MemorySqliteFixture fx;
+  Store& s = fx.store();
+  Put(s, [&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertShop(MakeShop(kShop)));
+    CHECK(Get(s, [&](StoreReader& r) { return r.GetShop(kShop); }).has_value());
+    return Status::Ok();
+  });
+  Status st = s.Read(
+      [&](StoreReader&) -> Status { return s.Write([&](StoreWriter& w) { return w.InsertShop(MakeShop("inner")); }); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+}
+
+TEST_CASE("sqlite: two in-memory stores are separate databases") {
+  MemorySqliteFixture a, b;
+  Put(a.store(), [&](StoreWriter& w) { return w.InsertShop(MakeShop(kShop)); });
+  CHECK_FALSE(Get(b.store(), [&](StoreReader& r) { return r.GetShop(kShop); }).has_value());
+}
+
+TEST_CASE_TEMPLATE("sqlite: rows of a conversation need the conversation (checked at commit)", StoreFixture,
+                   MemorySqliteFixture, FileSqliteFixture) {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Status st = s.Write([&](StoreWriter& w) -> Status {
+    Message m = MakeMessage(kShop, "missing", "m1", 1);
+    return w.InsertMessage(m);
+  });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.GetMessage(kShop, "missing", "m1"); }).has_value());
+
+  // Order inside one Write does not matter: the check runs at COMMIT.
+  Put(s, [&](StoreWriter& w) -> Status {
+    Message m = MakeMessage(kShop, "c1", "m1", 1);
+    LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    return w.InsertConversation(c);
+  });
+  CHECK(Get(s, [&](StoreReader& r) { return r.GetMessage(kShop, "c1", "m1"); }).has_value());
+}
+
+TEST_CASE_TEMPLATE("sqlite: migrating a legacy record through UpdateConversation gives it a pg id", StoreFixture,
+                   MemorySqliteFixture, FileSqliteFixture) {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Conversation legacy = MakeConversation(kShop, "c-legacy", 100);
+  legacy.inNewDatastore = false;
+  Put(s, [&](StoreWriter& w) { return w.InsertConversation(legacy); });
+  REQUIRE_FALSE(legacy.pgConvoId.has_value());
+  CHECK(CountListed(s) == 0);
+
+  legacy.inNewDatastore = true;
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(legacy); }) == true);
+  auto got = Get(s, [&](StoreReader& r) { return r.FindConversation(kShop, "c-legacy"); });
+  REQUIRE(got.has_value());
+  REQUIRE(got->pgConvoId.has_value());
+  CHECK(CountListed(s) == 1);
+  auto byPg = Get(s, [&](StoreReader& r) { return r.FindConversation(kShop, std::to_string(*got->pgConvoId)); });
+  REQUIRE(byPg.has_value());
+  CHECK(byPg->id == "c-legacy");
+}
+
+TEST_CASE("sqlite: revoking twice keeps the first instant") {
+  MemorySqliteFixture fx;
+  Store& s = fx.store();
+  ApiKey k = MakeApiKey(kShop, "k1", 1000);
+  Put(s, [&](StoreWriter& w) { return w.InsertApiKey(k); });
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.RevokeApiKey(kShop, "k1", 2000); }) == true);
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.RevokeApiKey(kShop, "k1", 3000); }) == true);
+  auto got = Get(s, [&](StoreReader& r) { return r.FindApiKeyByHash(k.keyHash); });
+  REQUIRE(got.has_value());
+  CHECK(got->revokedAt == std::optional<Millis>(2000));
+}
+
+TEST_CASE("sqlite: non-positive limits return nothing") {
+  MemorySqliteFixture fx;
+  Store& s = fx.store();
+  AddConversation(s, "c1");
+  ConversationQuery q;
+  q.shopId = kShop;
+  q.limit = 0;
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListConversations(q); }).empty());
+  MessageQuery mq;
+  mq.shopId = kShop;
+  mq.conversationId = "c1";
+  mq.limit = -1;
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListMessages(mq); }).empty());
+}
+
+}  // namespace
+}  // namespace livechat::testing
