@@ -9,11 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "livechat/address_policy.h"
 #include "livechat/channel_sender.h"
 #include "livechat/clock.h"
 #include "livechat/model.h"
@@ -46,6 +48,9 @@ struct Limits {
   Millis browsedPagesTtlMillis = 24 * 3600 * 1000;
   Millis channelWindowMillis = 24 * 3600 * 1000;  // Messenger / Instagram / WhatsApp
   Millis sessionTtlMillis = 7 * 24 * 3600 * 1000; // admin inbox login
+  int webhookSubscriptionsMax = 10;
+  std::size_t webhookMetadataMax = 2048;          // bytes, serialized
+  int webhookAttemptsKept = 50;                   // attempt log per subscription
 };
 
 struct ServiceOptions {
@@ -53,6 +58,11 @@ struct ServiceOptions {
   Clock* clock = nullptr;                // null: Clock::Default()
   Random* random = nullptr;              // null: Random::Default()
   ChannelSender* channelSender = nullptr;  // null: NullChannelSender()
+  Resolver* resolver = nullptr;          // null: Resolver::Default() (webhook url checks)
+  bool allowPrivateWebhookTargets = false;  // local development and tests only
+  // Called after a write that may have queued webhook deliveries (wakes the
+  // dispatcher). Must be cheap and thread-safe.
+  std::function<void()> onEventsQueued;
   Limits limits;
 };
 
@@ -140,6 +150,18 @@ struct InboundMessageInput {
 struct SeedInput {
   int conversations = 0;
   int messagesPerConversation = 0;
+};
+struct CreateWebhookInput {
+  std::optional<std::string> url;
+  std::optional<std::vector<std::string>> events;
+  std::optional<std::string> metadataJson;  // a JSON object, serialized compactly by the caller
+  bool legacy = false;                      // the /webhook/subscriptions endpoint (Pro or Plus only)
+};
+struct UpdateWebhookInput {
+  std::optional<bool> isActive;
+  std::optional<std::vector<std::string>> events;
+  std::optional<std::string> url;
+  std::optional<std::string> metadataJson;
 };
 struct LoginResult {
   std::string token;  // cookie value, returned once
@@ -243,12 +265,31 @@ class ChatService {
   // Outbox (tests; the webhook dispatcher reads its own way).
   Result<std::vector<Event>> ListEvents(const Principal& p, int limit);
 
+  // ---- Webhooks (Manage conversations) ----
+  Result<std::vector<WebhookSubscription>> ListWebhooks(const Principal& p);
+  // Upsert by url: an existing url is re-activated, keeps its secret, and
+  // `created` is false. At most limits().webhookSubscriptionsMax per store.
+  Result<WebhookSubscription> CreateWebhook(const Principal& p, const CreateWebhookInput& in, bool* created = nullptr);
+  // Resuming a paused subscription requires the Pro or Plus plan.
+  Result<WebhookSubscription> UpdateWebhook(const Principal& p, const std::string& id, const UpdateWebhookInput& in);
+  Status DeleteWebhook(const Principal& p, const std::string& id);
+  Result<std::vector<DeliveryAttempt>> ListWebhookAttempts(const Principal& p, const std::string& id);
+  Result<std::vector<WebhookDelivery>> ListWebhookDeliveries(const Principal& p, const std::string& id);
+  // Queues the event of one delivery again, as a new delivery of the same event.
+  Result<WebhookDelivery> RedeliverWebhook(const Principal& p, const std::string& id, const std::string& deliveryId);
+  // The legacy endpoints' credential: a subscription's own whsec_ secret.
+  // Missing: UNAUTHENTICATED; wrong: INVALID_API_KEY.
+  Result<std::pair<Principal, WebhookSubscription>> AuthenticateWebhookSecret(const std::string& secret);
+
  private:
   ServiceOptions options_;
   Clock* clock_;
   Random* random_;
   ChannelSender* sender_;
+  Resolver* resolver_;
   std::unique_ptr<RateLimiter> limiter_;
+
+  void NotifyEventsQueued();
 };
 
 }  // namespace livechat

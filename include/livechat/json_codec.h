@@ -30,6 +30,11 @@ std::string ToJson(const TypingState& t);
 // An API key's public view (never the secret or its hash).
 std::string ToJson(const ApiKey& k);
 std::string ToJson(const Shop& s);
+// A webhook subscription as the spec's table: the secret is included (create
+// and list return it); lastDelivery* keys appear only after the first attempt.
+std::string ToJson(const WebhookSubscription& s);
+std::string ToJson(const WebhookDelivery& d);
+std::string ToJson(const DeliveryAttempt& a);
 // Outbox event as the webhook envelope: eventId, type, shopId, conversationId, occurredAt, data.
 std::string EventEnvelopeJson(const Event& e);
 

@@ -235,6 +235,7 @@ struct WebhookSubscription {
   std::vector<std::string> events;
   bool isActive = true;
   std::string secret;                // whsec_...; returned by create and list (spec)
+  std::string secretHash;            // SHA-256 hex of secret: the legacy endpoints look it up; never serialized
   std::string metadataJson = "{}";   // caller's object, <= 2,048 bytes serialized; never in deliveries
   bool legacy = false;               // created through /webhook/subscriptions
   Millis createdAt = 0, updatedAt = 0;

@@ -113,6 +113,35 @@ class StoreReader {
 
   // Outbox events of a shop, oldest first (tests and the dispatcher).
   virtual Result<std::vector<Event>> ListEvents(const std::string& shopId, int limit) = 0;
+  virtual Result<std::optional<Event>> GetEvent(const std::string& shopId, const std::string& eventId) = 0;
+
+  // ---- Webhooks ----
+  // In createdAt order.
+  virtual Result<std::vector<WebhookSubscription>> ListSubscriptions(const std::string& shopId) = 0;
+  virtual Result<std::optional<WebhookSubscription>> GetSubscription(const std::string& shopId,
+                                                                     const std::string& subscriptionId) = 0;
+  virtual Result<std::optional<WebhookSubscription>> FindSubscriptionByUrl(const std::string& shopId,
+                                                                           const std::string& url) = 0;
+  // Across shops (the legacy endpoints authenticate with the secret itself).
+  virtual Result<std::optional<WebhookSubscription>> FindSubscriptionBySecretHash(const std::string& secretHash) = 0;
+  virtual Result<std::optional<WebhookDelivery>> GetDelivery(const std::string& shopId,
+                                                             const std::string& deliveryId) = 0;
+  // Across shops, for the dispatcher: pending deliveries with nextAttemptAt <=
+  // now and no live lease (leaseUntil <= now), at most one per subscription
+  // (its earliest), earliest first, at most `limit`.
+  virtual Result<std::vector<WebhookDelivery>> ListDueDeliveries(Millis now, int limit) = 0;
+  // A subscription's deliveries, newest first.
+  virtual Result<std::vector<WebhookDelivery>> ListDeliveries(const std::string& shopId,
+                                                              const std::string& subscriptionId, int limit) = 0;
+  // A subscription's attempt log, newest first.
+  virtual Result<std::vector<DeliveryAttempt>> ListAttempts(const std::string& shopId,
+                                                            const std::string& subscriptionId, int limit) = 0;
+  // Pending deliveries across shops, and the nextAttemptAt of the oldest (metrics).
+  struct OutboxStats {
+    std::int64_t pending = 0;
+    std::optional<Millis> oldestDueAt;
+  };
+  virtual Result<OutboxStats> GetOutboxStats() = 0;
 };
 
 class StoreWriter : public StoreReader {
@@ -162,6 +191,20 @@ class StoreWriter : public StoreReader {
   virtual Status DeleteSession(const std::string& tokenHash) = 0;
 
   virtual Status AppendEvent(const Event& e) = 0;
+
+  // ---- Webhooks ----
+  virtual Status InsertSubscription(const WebhookSubscription& s) = 0;
+  virtual Result<bool> UpdateSubscription(const WebhookSubscription& s) = 0;
+  // Also removes its deliveries and attempt log.
+  virtual Result<bool> DeleteSubscription(const std::string& shopId, const std::string& subscriptionId) = 0;
+  virtual Status InsertDelivery(const WebhookDelivery& d) = 0;
+  virtual Result<bool> UpdateDelivery(const WebhookDelivery& d) = 0;
+  // Leases a delivery to the caller until `leaseUntil` when it is still
+  // pending, due and unleased at `now`; false when someone else has it.
+  virtual Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
+                                     Millis leaseUntil) = 0;
+  // Appends to the attempt log, keeping the newest `keep` of that subscription.
+  virtual Status InsertAttempt(const DeliveryAttempt& a, int keep) = 0;
 };
 
 // Thread-safe.

@@ -21,6 +21,7 @@ ChatService::ChatService(ServiceOptions options)
       clock_(options_.clock ? options_.clock : Clock::Default()),
       random_(options_.random ? options_.random : Random::Default()),
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
+      resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
       limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {}
 
 ChatService::~ChatService() = default;
@@ -239,7 +240,7 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
   if (!status) return Invalid("status is required: open or resolved");
   if (*status != "open" && *status != "resolved") return Invalid("status must be open or resolved");
   const Millis now = clock_->NowMillis();
-  return WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+  auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.status == *status) return c;  // naming the current state changes nothing and fires nothing
     const std::string previous = c.status;
@@ -249,16 +250,18 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
     if (!ok) return NotFound("conversation");
     Event e{random_->Uuid(), p.shopId, "conversation.state_changed", c.id, now,
             JsonObject().Str("status", c.status).Str("previousStatus", previous).Done()};
-    LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
 }
 
 Result<Conversation> ChatService::Assign(const Principal& p, const std::string& id,
                                          const std::optional<std::string>& memberId) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   const Millis now = clock_->NowMillis();
-  return WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+  auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (memberId) LC_RETURN_IF_ERROR(LoadActiveMember(w, p.shopId, memberId, "memberId"));
     if (c.memberId == memberId) return c;
@@ -269,9 +272,11 @@ Result<Conversation> ChatService::Assign(const Principal& p, const std::string& 
     if (!ok) return NotFound("conversation");
     Event e{random_->Uuid(), p.shopId, "conversation.assigned", c.id, now,
             JsonObject().OptStr("memberId", c.memberId).OptStr("previousMemberId", previous).Done()};
-    LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
 }
 
 Result<Conversation> ChatService::MarkRead(const Principal& p, const std::string& id) {

@@ -40,7 +40,7 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
   if (kept.empty())
     return Invalid(fmt::format("no valid tags: each tag must be 1 to {} characters", limits().tagMax));
   const Millis now = clock_->NowMillis();
-  return WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     bool changed = false;
     for (auto& t : kept) {
@@ -53,16 +53,18 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
     LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
     if (!ok) return NotFound("conversation");
-    LC_RETURN_IF_ERROR(w.AppendEvent(TagsEvent(*random_, c, now)));
+    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, TagsEvent(*random_, c, now)));
     return c.tags;
   });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
 }
 
 Result<std::vector<std::string>> ChatService::RemoveTag(const Principal& p, const std::string& id,
                                                         const std::string& tag) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   const Millis now = clock_->NowMillis();
-  return WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     auto it = std::find(c.tags.begin(), c.tags.end(), tag);
     if (it == c.tags.end()) return c.tags;  // absent: a no-op, so the call is idempotent
@@ -71,9 +73,11 @@ Result<std::vector<std::string>> ChatService::RemoveTag(const Principal& p, cons
     LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
     if (!ok) return NotFound("conversation");
-    LC_RETURN_IF_ERROR(w.AppendEvent(TagsEvent(*random_, c, now)));
+    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, TagsEvent(*random_, c, now)));
     return c.tags;
   });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
 }
 
 Result<std::vector<Note>> ChatService::ListNotes(const Principal& p, const std::string& id) {

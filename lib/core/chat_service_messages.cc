@@ -159,10 +159,11 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
     }
     if (!m.isNote)  // notes are internal: never an event
       events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
-    for (const auto& e : events) LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
     return Sent{std::move(m), std::move(c), std::move(customer)};
   }));
 
+  NotifyEventsQueued();
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
   if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store") {
@@ -181,7 +182,7 @@ Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const Inbou
   if (in.customerEmail) LC_RETURN_IF_ERROR(CheckText(in.customerEmail, "customerEmail", 254));
   const Millis now = clock_->NowMillis();
 
-  return WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+  auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     std::vector<Event> events;
@@ -296,9 +297,11 @@ Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const Inbou
     }
     LC_RETURN_IF_ERROR(w.InsertMessage(m));
     events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
-    for (const auto& e : events) LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
     return c;
   });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
 }
 
 }  // namespace livechat

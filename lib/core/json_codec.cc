@@ -320,4 +320,52 @@ std::string EventEnvelopeJson(const Event& e) {
       .Done();
 }
 
+std::string ToJson(const WebhookSubscription& s) {
+  ObjectWriter w;
+  w.Str("id", s.id)
+      .Str("shopId", s.shopId)
+      .Str("url", s.url)
+      .Strings("events", s.events)
+      .Bool("isActive", s.isActive)
+      .Str("secret", s.secret)
+      .Raw("metadata", s.metadataJson, "{}")
+      .Time("createdAt", s.createdAt)
+      .Time("updatedAt", s.updatedAt);
+  if (s.lastDeliveryAt) {
+    w.Time("lastDeliveryAt", s.lastDeliveryAt)
+        .Str("lastDeliveryStatus", s.lastDeliveryStatus)
+        .Int("lastDeliveryStatusCode",
+             s.lastDeliveryStatusCode ? std::optional<std::int64_t>(*s.lastDeliveryStatusCode) : std::nullopt)
+        .Str("lastDeliveryError", s.lastDeliveryError);
+  }
+  return w.Done();
+}
+
+std::string ToJson(const WebhookDelivery& d) {
+  return ObjectWriter()
+      .Str("id", d.id)
+      .Str("subscriptionId", d.subscriptionId)
+      .Str("eventId", d.eventId)
+      .Str("state", d.state)
+      .Int("attempts", std::int64_t{d.attempts})
+      .Time("nextAttemptAt", d.nextAttemptAt)
+      .Time("lastAttemptAt", d.lastAttemptAt)
+      .Time("createdAt", d.createdAt)
+      .Done();
+}
+
+std::string ToJson(const DeliveryAttempt& a) {
+  return ObjectWriter()
+      .Str("deliveryId", a.deliveryId)
+      .Str("eventId", a.eventId)
+      .Str("eventType", a.eventType)
+      .Int("attempt", std::int64_t{a.attempt})
+      .Time("at", a.at)
+      .Int("statusCode", a.statusCode ? std::optional<std::int64_t>(*a.statusCode) : std::nullopt)
+      .Str("error", a.error)
+      .Int("durationMs", a.durationMillis)
+      .Str("outcome", a.outcome)
+      .Done();
+}
+
 }  // namespace livechat

@@ -64,4 +64,9 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
 
 std::string MessageEventData(const Message& m);
 
+// Appends the events to the outbox and, in the same transaction, one delivery
+// row per matching active webhook subscription (chat_service_webhooks.cc).
+Status EmitEvents(StoreWriter& w, Random& random, const std::vector<Event>& events);
+inline Status EmitEvent(StoreWriter& w, Random& random, const Event& e) { return EmitEvents(w, random, {e}); }
+
 }  // namespace livechat::internal

@@ -10,7 +10,7 @@
 namespace livechat {
 namespace {
 
-enum class Surface { kNone, kChat, kAdmin };
+enum class Surface { kNone, kChat, kAdmin, kLegacyWebhooks };
 
 // Decided on the raw target so even a malformed one is answered by the
 // surface it was aimed at (and, on /chat, still counted by the rate limiter).
@@ -23,6 +23,7 @@ Surface SurfaceOf(std::string_view target) {
   };
   if (under("/chat")) return Surface::kChat;
   if (under("/api")) return Surface::kAdmin;
+  if (under("/webhook/subscriptions")) return Surface::kLegacyWebhooks;
   return Surface::kNone;
 }
 
@@ -76,6 +77,8 @@ struct RestApi::Impl {
 
   HttpResponse HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   HttpResponse HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
+  HttpResponse HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
+  Result<HttpResponse> Legacy(const HttpRequest& req, const ParsedTarget& target);
   HttpResponse Login(const HttpRequest& req, const std::string& ip);
   HttpResponse Logout(const HttpRequest& req);
   std::string SessionCookie(const std::string& value, Millis maxAgeMillis) const;
@@ -93,7 +96,69 @@ HttpResponse RestApi::Handle(const HttpRequest& req) {
   if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));
   std::optional<ParsedTarget> target = ParseTarget(req.target);
   std::string ip = ClientIp(req, impl_->options.trustedProxies);
-  return surface == Surface::kChat ? impl_->HandleChat(req, target, ip) : impl_->HandleAdmin(req, target, ip);
+  switch (surface) {
+    case Surface::kChat: return impl_->HandleChat(req, target, ip);
+    case Surface::kAdmin: return impl_->HandleAdmin(req, target, ip);
+    default: return impl_->HandleLegacy(req, target, ip);
+  }
+}
+
+// The legacy subscription endpoints (spec: Webhook management). POST
+// authenticates with the store's App ID and an sk_ key and needs the Pro or
+// Plus plan; GET, PUT and DELETE authenticate with the subscription's own
+// whsec_ secret and act on that subscription only.
+HttpResponse RestApi::Impl::HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target,
+                                         const std::string& ip) {
+  RateDecision decision = service.CheckRateLimit("", ip);
+  HttpResponse resp;
+  if (!decision.allowed) {
+    resp = RateLimited(decision);
+  } else if (!target) {
+    resp = BadTarget();
+  } else {
+    auto r = Legacy(req, *target);
+    resp = r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
+  }
+  SetRateHeaders(resp, decision);
+  return resp;
+}
+
+Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedTarget& target) {
+  const auto& segs = target.segments;  // {"webhook", "subscriptions", [id]}
+  if (segs.size() > 3) return MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path);
+  std::optional<std::string> pathId = segs.size() == 3 ? std::optional<std::string>(segs[2]) : std::nullopt;
+  const std::string secret = req.Header("x-webhook-secret").value_or("");
+  if (req.method == "POST") {
+    if (pathId) return MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id");
+    LC_ASSIGN_OR_RETURN(Principal p, service.AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
+    LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
+    LC_ASSIGN_OR_RETURN(CreateWebhookInput in, rest::CreateWebhookFromBody(*body));
+    in.legacy = true;
+    bool created = false;
+    LC_ASSIGN_OR_RETURN(auto sub, service.CreateWebhook(p, in, &created));
+    return rest::JsonResponse(created ? 201 : 200, rest::DataEnvelope(ToJson(sub)));
+  }
+  if (req.method != "GET" && req.method != "PUT" && req.method != "DELETE") {
+    HttpResponse r = rest::ErrorResponse(
+        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use GET, POST, PUT, DELETE"));
+    r.SetHeader("Allow", "GET, POST, PUT, DELETE");
+    return r;
+  }
+  LC_ASSIGN_OR_RETURN(auto auth, service.AuthenticateWebhookSecret(secret));
+  auto& [p, sub] = auth;
+  if (pathId && *pathId != sub.id) return MakeError(ErrorCode::kNotFound, "subscription not found");
+  if (req.method == "GET") return rest::JsonResponse(200, rest::DataEnvelope(ToJson(sub)));
+  if (req.method == "DELETE") {
+    LC_RETURN_IF_ERROR(service.DeleteWebhook(p, sub.id));
+    std::string data = "{\"id\":";
+    AppendJsonString(data, sub.id);
+    data += ",\"deleted\":true}";
+    return rest::JsonResponse(200, rest::DataEnvelope(data));
+  }
+  LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
+  LC_ASSIGN_OR_RETURN(UpdateWebhookInput in, rest::UpdateWebhookFromBody(*body));
+  LC_ASSIGN_OR_RETURN(auto updated, service.UpdateWebhook(p, sub.id, in));
+  return rest::JsonResponse(200, rest::DataEnvelope(ToJson(updated)));
 }
 
 HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,

@@ -2,6 +2,8 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <cctype>
 #include <limits>
@@ -85,6 +87,23 @@ Result<std::optional<bool>> JsonBody::OptBool(const char* field) const {
   if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<bool>();
   if (!it->value.IsBool()) return Invalid(std::string(field) + " must be a boolean");
   return std::optional<bool>(it->value.GetBool());
+}
+
+Result<std::optional<std::vector<std::string>>> JsonBody::OptStringArray(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<std::vector<std::string>>();
+  LC_ASSIGN_OR_RETURN(auto v, StringArray(field));
+  return std::optional<std::vector<std::string>>(std::move(v));
+}
+
+Result<std::optional<std::string>> JsonBody::OptObjectJson(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<std::string>();
+  if (!it->value.IsObject()) return Invalid(std::string(field) + " must be a JSON object");
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  it->value.Accept(w);
+  return std::optional<std::string>(std::string(buf.GetString(), buf.GetSize()));
 }
 
 Result<std::vector<std::string>> JsonBody::StringArray(const char* field) const {

@@ -41,6 +41,10 @@ class JsonBody {
   Result<std::optional<bool>> OptBool(const char* field) const;
   // Required: an array whose every element is a string.
   Result<std::vector<std::string>> StringArray(const char* field) const;
+  // Absent or null: empty optional; present: an array of strings.
+  Result<std::optional<std::vector<std::string>>> OptStringArray(const char* field) const;
+  // Absent or null: empty optional; present: a JSON object, re-serialized compactly.
+  Result<std::optional<std::string>> OptObjectJson(const char* field) const;
 
  private:
   struct Doc;

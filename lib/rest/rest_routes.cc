@@ -232,6 +232,77 @@ Result<HttpResponse> GetMember(RouteContext& c) {
   return Ok(DataEnvelope(ToJson(member)));
 }
 
+// ---- Webhook management ----
+
+std::string SubscriptionJson(const WebhookSubscription& s) { return ToJson(s); }
+
+Result<HttpResponse> ListWebhooks(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(auto subs, c.service.ListWebhooks(c.principal));
+  return Ok(DataEnvelope(JsonArray(subs, SubscriptionJson)));
+}
+
+}  // namespace
+
+// Shared with the legacy /webhook/subscriptions endpoint.
+Result<CreateWebhookInput> CreateWebhookFromBody(const JsonBody& body) {
+  CreateWebhookInput in;
+  LC_ASSIGN_OR_RETURN(in.url, body.OptString("url"));
+  LC_ASSIGN_OR_RETURN(in.events, body.OptStringArray("events"));
+  LC_ASSIGN_OR_RETURN(in.metadataJson, body.OptObjectJson("metadata"));
+  return in;  // a "secret" in the body is ignored (spec)
+}
+
+Result<UpdateWebhookInput> UpdateWebhookFromBody(const JsonBody& body) {
+  UpdateWebhookInput in;
+  LC_ASSIGN_OR_RETURN(in.isActive, body.OptBool("isActive"));
+  LC_ASSIGN_OR_RETURN(in.events, body.OptStringArray("events"));
+  LC_ASSIGN_OR_RETURN(in.url, body.OptString("url"));
+  LC_ASSIGN_OR_RETURN(in.metadataJson, body.OptObjectJson("metadata"));
+  return in;
+}
+
+namespace {
+
+Result<HttpResponse> CreateWebhook(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(CreateWebhookInput in, CreateWebhookFromBody(*c.body));
+  bool created = false;
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.CreateWebhook(c.principal, in, &created));
+  return Ok(DataEnvelope(ToJson(sub)), created ? 201 : 200);
+}
+
+Result<HttpResponse> GetWebhook(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(auto subs, c.service.ListWebhooks(c.principal));
+  for (const auto& s : subs)
+    if (s.id == c.params[0]) return Ok(DataEnvelope(ToJson(s)));
+  return MakeError(ErrorCode::kNotFound, "subscription not found");
+}
+
+Result<HttpResponse> UpdateWebhook(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(UpdateWebhookInput in, UpdateWebhookFromBody(*c.body));
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.UpdateWebhook(c.principal, c.params[0], in));
+  return Ok(DataEnvelope(ToJson(sub)));
+}
+
+Result<HttpResponse> DeleteWebhook(RouteContext& c) {
+  LC_RETURN_IF_ERROR(c.service.DeleteWebhook(c.principal, c.params[0]));
+  return Deleted(c.params[0]);
+}
+
+Result<HttpResponse> ListWebhookAttempts(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(auto attempts, c.service.ListWebhookAttempts(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(attempts, [](const DeliveryAttempt& a) { return ToJson(a); })));
+}
+
+Result<HttpResponse> ListWebhookDeliveries(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(auto deliveries, c.service.ListWebhookDeliveries(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(deliveries, [](const WebhookDelivery& d) { return ToJson(d); })));
+}
+
+Result<HttpResponse> RedeliverWebhook(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(auto d, c.service.RedeliverWebhook(c.principal, c.params[0], c.params[1]));
+  return Ok(DataEnvelope(ToJson(d)), 202);
+}
+
 const std::vector<Route>& Routes() {
   using B = BodyRule;
   static const std::vector<Route> kRoutes = {
@@ -262,6 +333,14 @@ const std::vector<Route>& Routes() {
       {{"chat", "customers", "{}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
       {{"chat", "members"}, "GET", B::kNone, ListMembers},
       {{"chat", "members", "{}"}, "GET", B::kNone, GetMember},
+      {{"chat", "webhooks"}, "GET", B::kNone, ListWebhooks},
+      {{"chat", "webhooks"}, "POST", B::kRequired, CreateWebhook},
+      {{"chat", "webhooks", "{}"}, "GET", B::kNone, GetWebhook},
+      {{"chat", "webhooks", "{}"}, "PUT", B::kRequired, UpdateWebhook},
+      {{"chat", "webhooks", "{}"}, "DELETE", B::kNone, DeleteWebhook},
+      {{"chat", "webhooks", "{}", "attempts"}, "GET", B::kNone, ListWebhookAttempts},
+      {{"chat", "webhooks", "{}", "deliveries"}, "GET", B::kNone, ListWebhookDeliveries},
+      {{"chat", "webhooks", "{}", "deliveries", "{}", "redeliver"}, "POST", B::kOptional, RedeliverWebhook},
   };
   return kRoutes;
 }

@@ -15,4 +15,9 @@ namespace livechat::rest {
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes);
 
+class JsonBody;
+// The webhook bodies, shared by /chat/webhooks and the legacy /webhook/subscriptions.
+Result<CreateWebhookInput> CreateWebhookFromBody(const JsonBody& body);
+Result<UpdateWebhookInput> UpdateWebhookFromBody(const JsonBody& body);
+
 }  // namespace livechat::rest

@@ -7,19 +7,6 @@
 
 namespace livechat {
 
-const std::vector<std::string>& WebhookEventNames() {
-  static const std::vector<std::string> kNames{
-      "message.created",           "message.updated",         "message.removed",
-      "conversation.created",      "conversation.state_changed", "conversation.assigned",
-      "conversation.tags_updated", "conversation.removed",    "customer.created"};
-  return kNames;
-}
-
-bool IsWebhookEventName(std::string_view name) {
-  const auto& n = WebhookEventNames();
-  return std::find(n.begin(), n.end(), name) != n.end();
-}
-
 std::string WebhookSignature(std::string_view secret, std::string_view timestamp, std::string_view rawBody) {
   // HMAC-SHA256 accepts a key of any length (RFC 2104); the _init/_update
   // form signs "<timestamp>;<body>" without building the concatenation.

@@ -208,7 +208,7 @@ TEST_CASE("Unknown paths are 404 NOT_FOUND; known paths with another method are 
   const std::string c = "/chat/conversations/" + conv.id;
   for (const std::string& target : std::vector<std::string>{"/chat", "/chat/", "/chat/nothing", c + "/unknown", c + "/messages/a/b",
                                    "/chat/customers", "/chat/conversations/" + conv.id + "/tags",
-                                   "/chat/webhooks"}) {
+                                   "/chat/webhooks/x/y"}) {
     CAPTURE(target);
     auto r = f.Get(target);
     // GET on the tags path is a 405 (POST exists); the others do not exist at all.

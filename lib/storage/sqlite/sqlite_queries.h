@@ -71,6 +71,30 @@ class SqliteQueries final : public StoreWriter {
   Status DeleteSession(const std::string& tokenHash) override;
   Status AppendEvent(const Event& e) override;
 
+  // Webhooks (sqlite_webhooks.cc).
+  Result<std::optional<Event>> GetEvent(const std::string& shopId, const std::string& eventId) override;
+  Result<std::vector<WebhookSubscription>> ListSubscriptions(const std::string& shopId) override;
+  Result<std::optional<WebhookSubscription>> GetSubscription(const std::string& shopId,
+                                                             const std::string& subscriptionId) override;
+  Result<std::optional<WebhookSubscription>> FindSubscriptionByUrl(const std::string& shopId,
+                                                                   const std::string& url) override;
+  Result<std::optional<WebhookSubscription>> FindSubscriptionBySecretHash(const std::string& secretHash) override;
+  Result<std::optional<WebhookDelivery>> GetDelivery(const std::string& shopId, const std::string& deliveryId) override;
+  Result<std::vector<WebhookDelivery>> ListDueDeliveries(Millis now, int limit) override;
+  Result<std::vector<WebhookDelivery>> ListDeliveries(const std::string& shopId, const std::string& subscriptionId,
+                                                      int limit) override;
+  Result<std::vector<DeliveryAttempt>> ListAttempts(const std::string& shopId, const std::string& subscriptionId,
+                                                    int limit) override;
+  Result<OutboxStats> GetOutboxStats() override;
+  Status InsertSubscription(const WebhookSubscription& s) override;
+  Result<bool> UpdateSubscription(const WebhookSubscription& s) override;
+  Result<bool> DeleteSubscription(const std::string& shopId, const std::string& subscriptionId) override;
+  Status InsertDelivery(const WebhookDelivery& d) override;
+  Result<bool> UpdateDelivery(const WebhookDelivery& d) override;
+  Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
+                             Millis leaseUntil) override;
+  Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
+
  private:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
   Result<bool> RunChanged(Statement& st);

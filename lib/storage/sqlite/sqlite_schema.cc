@@ -285,8 +285,68 @@ CREATE TABLE events (
 CREATE INDEX events_shop ON events(shop_id, seq);
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations{{
+// Webhooks: subscriptions, one delivery row per (event, subscription), and
+// the attempt log. Deliveries are written in the same transaction as the
+// event (the transactional outbox).
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE webhook_subscriptions (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  events_json TEXT NOT NULL,
+  is_active INTEGER NOT NULL,
+  secret TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  metadata_json TEXT NOT NULL,
+  legacy INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  last_delivery_at INTEGER,
+  last_delivery_status TEXT,
+  last_delivery_status_code INTEGER,
+  last_delivery_error TEXT,
+  PRIMARY KEY (shop_id, id)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX webhook_subscriptions_url ON webhook_subscriptions(shop_id, url);
+CREATE INDEX webhook_subscriptions_created ON webhook_subscriptions(shop_id, created_at);
+
+CREATE TABLE webhook_deliveries (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  shop_id TEXT NOT NULL,
+  subscription_id TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL,
+  last_attempt_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+-- The dispatcher's scan: only pending rows are indexed, by due time.
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at, subscription_id) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries(shop_id, subscription_id, rid);
+
+CREATE TABLE webhook_attempts (
+  rid INTEGER PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  subscription_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  duration_ms INTEGER NOT NULL,
+  outcome TEXT NOT NULL
+);
+CREATE INDEX webhook_attempts_subscription ON webhook_attempts(shop_id, subscription_id, rid);
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations{{
     {1, kSchemaV1},
+    {2, kSchemaV2},
 }};
 
 }  // namespace

@@ -1,0 +1,233 @@
+// ChatService: webhook subscription management (REST /chat/webhooks and the
+// legacy /webhook/subscriptions) and the attempt log / redelivery.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/crypto.h"
+#include "core/service_internal.h"
+#include "livechat/chat_service.h"
+#include "livechat/webhooks.h"
+
+namespace livechat {
+
+using namespace internal;
+
+namespace {
+
+Result<std::vector<std::string>> CheckEvents(const std::optional<std::vector<std::string>>& events) {
+  if (!events) return Invalid("events is required: an array of event names");
+  if (events->empty()) return Invalid("events must name at least one event");
+  std::vector<std::string> out;
+  for (const auto& e : *events) {
+    if (!IsWebhookEventName(e)) {
+      std::string all;
+      for (const auto& n : WebhookEventNames()) all += (all.empty() ? "" : ", ") + n;
+      return Invalid(fmt::format("unknown event name \"{}\": use one of {}", e, all));
+    }
+    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+  }
+  return out;
+}
+
+Status CheckMetadata(const std::optional<std::string>& metadataJson, std::size_t max) {
+  if (metadataJson && metadataJson->size() > max)
+    return Invalid(fmt::format("metadata must be at most {} bytes serialized (got {})", max, metadataJson->size()));
+  return Status::Ok();
+}
+
+Error SubscriptionNotFound() { return MakeError(ErrorCode::kNotFound, "subscription not found"); }
+
+}  // namespace
+
+Result<std::vector<WebhookSubscription>> ChatService::ListWebhooks(const Principal& p) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return ReadValue<std::vector<WebhookSubscription>>(store(), [&](StoreReader& r) { return r.ListSubscriptions(p.shopId); });
+}
+
+Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const CreateWebhookInput& in, bool* created) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  if (!in.url) return Invalid("url is required");
+  LC_ASSIGN_OR_RETURN(auto events, CheckEvents(in.events));
+  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  LC_ASSIGN_OR_RETURN(auto target, CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
+  (void)target;
+  const Millis now = clock_->NowMillis();
+  bool made = false;
+  auto out = WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+    if (in.legacy) {
+      LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
+      if (!shop || !PlanAllowsApiKeys(shop->plan))
+        return MakeError(ErrorCode::kForbidden, "the legacy subscription endpoint requires the Pro or Plus plan");
+    }
+    LC_ASSIGN_OR_RETURN(auto existing, w.FindSubscriptionByUrl(p.shopId, *in.url));
+    if (existing) {
+      // Upsert by url: re-activated, secret kept, no duplicate (spec).
+      existing->events = events;
+      existing->isActive = true;
+      if (in.metadataJson) existing->metadataJson = *in.metadataJson;
+      existing->updatedAt = now;
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*existing));
+      if (!ok) return SubscriptionNotFound();
+      return std::move(*existing);
+    }
+    LC_ASSIGN_OR_RETURN(auto all, w.ListSubscriptions(p.shopId));
+    if (static_cast<int>(all.size()) >= limits().webhookSubscriptionsMax)
+      return MakeError(ErrorCode::kConflict, fmt::format("a store can have at most {} webhook subscriptions: delete one "
+                                                         "first",
+                                                         limits().webhookSubscriptionsMax));
+    WebhookSubscription s;
+    s.id = "wh_" + random_->Hex(8);
+    s.shopId = p.shopId;
+    s.url = *in.url;
+    s.events = events;
+    s.isActive = true;
+    s.secret = "whsec_" + random_->Hex(24);
+    s.secretHash = Sha256Hex(s.secret);
+    s.metadataJson = in.metadataJson.value_or("{}");
+    s.legacy = in.legacy;
+    s.createdAt = now;
+    s.updatedAt = now;
+    LC_RETURN_IF_ERROR(w.InsertSubscription(s));
+    made = true;
+    return s;
+  });
+  if (created) *created = out.ok() && made;
+  return out;
+}
+
+Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const std::string& id,
+                                                       const UpdateWebhookInput& in) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  std::optional<std::vector<std::string>> events;
+  if (in.events) {
+    LC_ASSIGN_OR_RETURN(events, CheckEvents(in.events));
+  }
+  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  if (in.url) {
+    LC_RETURN_IF_ERROR(CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
+  }
+  const Millis now = clock_->NowMillis();
+  return WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+    LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
+    if (!s) return SubscriptionNotFound();
+    if (in.isActive && *in.isActive && !s->isActive) {
+      // The only plan check in webhook management (spec).
+      LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
+      if (!shop || !PlanAllowsApiKeys(shop->plan))
+        return MakeError(ErrorCode::kForbidden, "resuming a paused subscription requires the Pro or Plus plan");
+    }
+    if (in.url && *in.url != s->url) {
+      LC_ASSIGN_OR_RETURN(auto clash, w.FindSubscriptionByUrl(p.shopId, *in.url));
+      if (clash) return Invalid("another subscription of this store already uses that url");
+      s->url = *in.url;
+    }
+    if (in.isActive) s->isActive = *in.isActive;
+    if (events) s->events = *events;
+    if (in.metadataJson) s->metadataJson = *in.metadataJson;
+    s->updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*s));
+    if (!ok) return SubscriptionNotFound();
+    return std::move(*s);
+  });
+}
+
+Status ChatService::DeleteWebhook(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return store().Write([&](StoreWriter& w) -> Status {
+    LC_ASSIGN_OR_RETURN(bool ok, w.DeleteSubscription(p.shopId, id));
+    if (!ok) return SubscriptionNotFound();
+    return Status::Ok();
+  });
+}
+
+Result<std::vector<DeliveryAttempt>> ChatService::ListWebhookAttempts(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return ReadValue<std::vector<DeliveryAttempt>>(store(), [&](StoreReader& r) -> Result<std::vector<DeliveryAttempt>> {
+    LC_ASSIGN_OR_RETURN(auto s, r.GetSubscription(p.shopId, id));
+    if (!s) return SubscriptionNotFound();
+    return r.ListAttempts(p.shopId, id, limits().webhookAttemptsKept);
+  });
+}
+
+Result<std::vector<WebhookDelivery>> ChatService::ListWebhookDeliveries(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  return ReadValue<std::vector<WebhookDelivery>>(store(), [&](StoreReader& r) -> Result<std::vector<WebhookDelivery>> {
+    LC_ASSIGN_OR_RETURN(auto s, r.GetSubscription(p.shopId, id));
+    if (!s) return SubscriptionNotFound();
+    return r.ListDeliveries(p.shopId, id, limits().webhookAttemptsKept);
+  });
+}
+
+Result<WebhookDelivery> ChatService::RedeliverWebhook(const Principal& p, const std::string& id,
+                                                      const std::string& deliveryId) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  const Millis now = clock_->NowMillis();
+  auto out = WriteValue<WebhookDelivery>(store(), [&](StoreWriter& w) -> Result<WebhookDelivery> {
+    LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
+    if (!s) return SubscriptionNotFound();
+    LC_ASSIGN_OR_RETURN(auto d, w.GetDelivery(p.shopId, deliveryId));
+    if (!d || d->subscriptionId != s->id) return MakeError(ErrorCode::kNotFound, "delivery not found");
+    if (!s->isActive) return MakeError(ErrorCode::kConflict, "the subscription is paused: resume it first");
+    // A fresh delivery of the same event: same X-Webhook-Event-Id (receivers
+    // de-duplicate on it), a new delivery id and a full retry schedule.
+    WebhookDelivery nd;
+    nd.id = "dlv_" + random_->Hex(12);
+    nd.shopId = p.shopId;
+    nd.subscriptionId = s->id;
+    nd.eventId = d->eventId;
+    nd.nextAttemptAt = now;
+    nd.createdAt = now;
+    LC_RETURN_IF_ERROR(w.InsertDelivery(nd));
+    return nd;
+  });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
+}
+
+Result<std::pair<Principal, WebhookSubscription>> ChatService::AuthenticateWebhookSecret(const std::string& secret) {
+  if (secret.empty()) return MakeError(ErrorCode::kUnauthenticated, "missing X-Webhook-Secret header");
+  const std::string hash = Sha256Hex(secret);
+  LC_ASSIGN_OR_RETURN(auto s, ReadValue<std::optional<WebhookSubscription>>(
+                                  store(), [&](StoreReader& r) { return r.FindSubscriptionBySecretHash(hash); }));
+  if (!s || !ConstantTimeEquals(s->secretHash, hash))
+    return MakeError(ErrorCode::kInvalidApiKey, "invalid webhook secret");
+  // The subscription's own secret manages that subscription only.
+  Principal p;
+  p.kind = Principal::Kind::kApiKey;
+  p.shopId = s->shopId;
+  p.permissions = kPermManageConversations;
+  return std::make_pair(p, std::move(*s));
+}
+
+void ChatService::NotifyEventsQueued() {
+  if (options_.onEventsQueued) options_.onEventsQueued();
+}
+
+namespace internal {
+
+Status EmitEvents(StoreWriter& w, Random& random, const std::vector<Event>& events) {
+  if (events.empty()) return Status::Ok();
+  LC_ASSIGN_OR_RETURN(auto subs, w.ListSubscriptions(events.front().shopId));
+  for (const auto& e : events) {
+    LC_RETURN_IF_ERROR(w.AppendEvent(e));
+    // One delivery row per matching active subscription, in the same
+    // transaction as the change: an acknowledged write has its deliveries queued.
+    for (const auto& s : subs) {
+      if (!s.isActive || std::find(s.events.begin(), s.events.end(), e.type) == s.events.end()) continue;
+      WebhookDelivery d;
+      d.id = "dlv_" + random.Hex(12);
+      d.shopId = e.shopId;
+      d.subscriptionId = s.id;
+      d.eventId = e.id;
+      d.nextAttemptAt = e.occurredAt;
+      d.createdAt = e.occurredAt;
+      LC_RETURN_IF_ERROR(w.InsertDelivery(d));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace internal
+
+}  // namespace livechat

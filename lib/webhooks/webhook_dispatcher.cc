@@ -1,0 +1,275 @@
+// The webhook dispatcher: claims due deliveries from the outbox, signs and
+// sends them, and records each attempt. Retry schedule, disabling and
+// truncation follow the spec's Delivery rules; see docs/webhooks.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "livechat/json_codec.h"
+#include "livechat/store.h"
+#include "livechat/webhooks.h"
+
+namespace livechat {
+
+struct WebhookDispatcher::Impl {
+  DispatcherOptions o;
+  Clock* clock;
+  Random* random;
+  Resolver* resolver;
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool wake = false;
+  std::unordered_set<std::string> inFlight;  // subscription ids being sent to now
+  std::vector<std::thread> threads;
+
+  explicit Impl(DispatcherOptions opts)
+      : o(std::move(opts)),
+        clock(o.clock ? o.clock : Clock::Default()),
+        random(o.random ? o.random : Random::Default()),
+        resolver(o.resolver ? o.resolver : Resolver::Default()) {}
+
+  // Picks one due delivery whose subscription has nothing in flight and
+  // leases it. Empty when nothing is due.
+  std::optional<WebhookDelivery> ClaimNext(Millis now) {
+    std::vector<WebhookDelivery> due;
+    Status st = o.store->Read([&](StoreReader& r) -> Status {
+      LC_ASSIGN_OR_RETURN(due, r.ListDueDeliveries(now, 64));
+      return Status::Ok();
+    });
+    if (!st.ok()) return std::nullopt;
+    for (auto& d : due) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (inFlight.count(d.subscriptionId)) continue;
+        inFlight.insert(d.subscriptionId);
+      }
+      bool claimed = false;
+      Status cs = o.store->Write([&](StoreWriter& w) -> Status {
+        LC_ASSIGN_OR_RETURN(claimed, w.ClaimDelivery(d.shopId, d.id, now, now + o.leaseMillis));
+        return Status::Ok();
+      });
+      if (cs.ok() && claimed) return d;
+      Release(d.subscriptionId);  // another process took it
+    }
+    return std::nullopt;
+  }
+
+  void Release(const std::string& subscriptionId) {
+    std::lock_guard<std::mutex> lock(mu);
+    inFlight.erase(subscriptionId);
+  }
+
+  Millis RetryDelay(int failedAttempts, std::optional<std::int64_t> retryAfterSeconds) {
+    const auto& d = o.retryDelays;
+    Millis base = d[static_cast<std::size_t>(std::min<int>(failedAttempts, static_cast<int>(d.size())) - 1)];
+    if (o.jitter > 0) {
+      std::uint32_t r = 0;
+      random->Fill(reinterpret_cast<std::uint8_t*>(&r), sizeof r);
+      double f = (static_cast<double>(r) / 4294967295.0 * 2.0 - 1.0) * o.jitter;  // [-jitter, +jitter]
+      base = static_cast<Millis>(std::llround(static_cast<double>(base) * (1.0 + f)));
+    }
+    // A receiver's Retry-After is honoured within the schedule: it can push
+    // the next attempt later, never past the schedule's longest wait.
+    if (retryAfterSeconds && *retryAfterSeconds > 0) {
+      Millis want = *retryAfterSeconds * 1000;
+      base = std::max(base, std::min(want, d.back()));
+    }
+    return std::max<Millis>(base, 0);
+  }
+};
+
+WebhookDispatcher::WebhookDispatcher(DispatcherOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+WebhookDispatcher::~WebhookDispatcher() { Stop(); }
+
+std::string WebhookDispatcher::BuildPayload(const Event& e) const {
+  std::string body = EventEnvelopeJson(e);
+  if (body.size() <= impl_->o.maxPayloadBytes) return body;
+  // The envelope is kept; only data is replaced (spec: Delivery rules 7).
+  Event cut = e;
+  cut.dataJson = fmt::format("{{\"truncated\":true,\"originalSize\":{}}}", body.size());
+  return EventEnvelopeJson(cut);
+}
+
+namespace {
+
+enum class Outcome { kSucceeded, kRetry, kDropped, kGone };
+
+Outcome Classify(const WebhookResponse& r) {
+  if (r.status >= 200 && r.status < 300) return Outcome::kSucceeded;
+  if (r.status == 410) return Outcome::kGone;
+  // 429 is the one 4xx that says "later", so it is retried like a 5xx.
+  if (r.status == 0 || r.status >= 500 || r.status == 429) return Outcome::kRetry;
+  return Outcome::kDropped;  // 3xx (redirects are never followed) and other 4xx
+}
+
+}  // namespace
+
+int WebhookDispatcher::RunOnce(int max) {
+  Impl& I = *impl_;
+  int done = 0;
+  while (done < max) {
+    const Millis now = I.clock->NowMillis();
+    auto d = I.ClaimNext(now);
+    if (!d) break;
+    struct Loaded {
+      std::optional<WebhookSubscription> sub;
+      std::optional<Event> event;
+    } L;
+    Status ls = I.o.store->Read([&](StoreReader& r) -> Status {
+      LC_ASSIGN_OR_RETURN(L.sub, r.GetSubscription(d->shopId, d->subscriptionId));
+      LC_ASSIGN_OR_RETURN(L.event, r.GetEvent(d->shopId, d->eventId));
+      return Status::Ok();
+    });
+    if (!ls.ok()) {
+      I.Release(d->subscriptionId);
+      break;  // storage trouble: the lease expires and the delivery is retried later
+    }
+    ++done;
+
+    if (!L.sub || !L.sub->isActive || !L.event) {
+      // Paused or deleted subscriptions stop delivery for every event (spec).
+      WebhookDelivery upd = *d;
+      upd.state = "cancelled";
+      upd.leaseUntil = 0;
+      (void)I.o.store->Write([&](StoreWriter& w) -> Status { return w.UpdateDelivery(upd).ok() ? Status::Ok() : Status(MakeError(ErrorCode::kInternal, "update")); });
+      I.Release(d->subscriptionId);
+      continue;
+    }
+
+    const WebhookSubscription& sub = *L.sub;
+    WebhookResponse resp;
+    const Millis t0 = I.clock->MonotonicMillis();
+    // The public-address rule is checked on every delivery, and the
+    // connection goes to the address checked here (no second lookup).
+    auto target = CheckWebhookTarget(sub.url, *I.resolver, I.o.allowPrivateTargets);
+    if (!target.ok()) {
+      resp.status = 0;
+      resp.error = target.error().message;
+    } else {
+      WebhookRequest req;
+      req.target = *target;
+      req.body = BuildPayload(*L.event);
+      req.timeoutMillis = I.o.timeoutMillis;
+      const std::string ts = std::to_string(now / 1000);
+      req.headers = {
+          {"Content-Type", "application/json"},
+          {"User-Agent", "livechat-webhooks/1"},
+          {"X-Webhook-Event", L.event->type},
+          {"X-Webhook-Timestamp", ts},
+          {"X-Webhook-Signature", WebhookSignature(sub.secret, ts, req.body)},
+          {"X-Webhook-Event-Id", L.event->id},
+          {"X-Webhook-Delivery-Id", d->id},
+      };
+      resp = I.o.transport->Send(req);
+    }
+    const Millis duration = I.clock->MonotonicMillis() - t0;
+    const Millis at = I.clock->NowMillis();
+
+    WebhookDelivery upd = *d;
+    upd.attempts = d->attempts + 1;
+    upd.lastAttemptAt = at;
+    upd.leaseUntil = 0;
+    DeliveryAttempt att;
+    att.deliveryId = d->id;
+    att.subscriptionId = sub.id;
+    att.shopId = sub.shopId;
+    att.eventId = L.event->id;
+    att.eventType = L.event->type;
+    att.attempt = upd.attempts;
+    att.at = at;
+    if (resp.status) att.statusCode = resp.status;
+    if (!resp.error.empty()) att.error = resp.error;
+    att.durationMillis = duration;
+
+    bool disable = false;
+    switch (Classify(resp)) {
+      case Outcome::kSucceeded:
+        upd.state = "succeeded";
+        att.outcome = "succeeded";
+        break;
+      case Outcome::kGone:
+        upd.state = "dropped";
+        att.outcome = "disabled";
+        disable = true;
+        break;
+      case Outcome::kDropped:
+        upd.state = "dropped";
+        att.outcome = "dropped";
+        break;
+      case Outcome::kRetry: {
+        const int maxAttempts = static_cast<int>(I.o.retryDelays.size()) + 1;
+        if (upd.attempts >= maxAttempts) {
+          upd.state = "failed";
+          att.outcome = "disabled";
+          disable = true;  // the seventh failure disables the subscription
+        } else {
+          upd.state = "pending";
+          upd.nextAttemptAt = at + I.RetryDelay(upd.attempts, resp.retryAfterSeconds);
+          att.outcome = "retrying";
+        }
+        break;
+      }
+    }
+    if (!att.error && att.outcome != "succeeded" && resp.status)
+      att.error = fmt::format("receiver answered HTTP {}", resp.status);
+
+    (void)I.o.store->Write([&](StoreWriter& w) -> Status {
+      LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(upd));
+      (void)okd;
+      LC_RETURN_IF_ERROR(w.InsertAttempt(att, I.o.attemptsKept));
+      // Re-read inside the transaction: the owner may have edited it meanwhile.
+      LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
+      if (!cur) return Status::Ok();
+      cur->lastDeliveryAt = at;
+      cur->lastDeliveryStatus = disable ? std::string("disabled") : (att.outcome == "retrying" ? std::string("failed") : att.outcome);
+      cur->lastDeliveryStatusCode = att.statusCode;
+      cur->lastDeliveryError = att.error;
+      if (disable) {
+        cur->isActive = false;
+        cur->updatedAt = at;
+      }
+      LC_ASSIGN_OR_RETURN(bool oks, w.UpdateSubscription(*cur));
+      (void)oks;
+      return Status::Ok();
+    });
+    I.Release(d->subscriptionId);
+  }
+  return done;
+}
+
+void WebhookDispatcher::SenderLoop() {
+  Impl& I = *impl_;
+  while (running_.load()) {
+    int n = RunOnce(16);
+    if (n > 0) continue;
+    std::unique_lock<std::mutex> lock(I.mu);
+    I.cv.wait_for(lock, std::chrono::milliseconds(I.o.idlePollMillis), [&] { return I.wake || !running_.load(); });
+    I.wake = false;
+  }
+}
+
+void WebhookDispatcher::Start() {
+  if (running_.exchange(true)) return;
+  for (int i = 0; i < std::max(1, impl_->o.threads); ++i) impl_->threads.emplace_back([this] { SenderLoop(); });
+}
+
+void WebhookDispatcher::Stop() {
+  if (!running_.exchange(false)) return;
+  impl_->cv.notify_all();
+  for (auto& t : impl_->threads) t.join();
+  impl_->threads.clear();
+}
+
+void WebhookDispatcher::Notify() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->wake = true;
+  }
+  impl_->cv.notify_all();
+}
+
+}  // namespace livechat
