@@ -151,6 +151,20 @@ struct SeedInput {
   int conversations = 0;
   int messagesPerConversation = 0;
 };
+// Relay connection arguments (GraphQL customers). Forward with first/after,
+// backward with last/before. No default and no cap (spec); negative is
+// INVALID_PARAMS.
+struct CustomerPageRequest {
+  std::optional<std::int64_t> first, last;
+  std::optional<std::string> after, before;
+};
+struct CustomerPage {
+  std::vector<Customer> items;
+  std::vector<std::string> cursors;  // one per item
+  bool hasNextPage = false, hasPreviousPage = false;
+  std::int64_t totalCount = 0;       // the whole store, not the page
+};
+
 struct CreateWebhookInput {
   std::optional<std::string> url;
   std::optional<std::vector<std::string>> events;
@@ -242,6 +256,8 @@ class ChatService {
   Result<Customer> GetCustomer(const Principal& p, const std::string& customerUuid);
   Result<Page<Conversation>> ListCustomerConversations(const Principal& p, const std::string& customerUuid,
                                                        const PageRequest& page);
+  // Read customers permission. Stable order: createdAt, then id.
+  Result<CustomerPage> ListCustomersPage(const Principal& p, const CustomerPageRequest& r);
   Result<std::vector<Member>> ListMembers(const Principal& p);
   Result<Member> GetMember(const Principal& p, const std::string& memberId);
 

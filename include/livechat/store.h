@@ -55,6 +55,21 @@ struct MessageQuery {
   int limit = 50;
 };
 
+// Keyset position in the customer order (createdAt ASC, id ASC).
+struct CustomerKey {
+  Millis createdAt = 0;
+  std::string id;
+};
+
+// A shop's customers in a stable order: createdAt ascending, then id.
+struct CustomerQuery {
+  std::string shopId;
+  std::optional<CustomerKey> after;   // strictly after
+  std::optional<CustomerKey> before;  // strictly before
+  bool descending = false;            // walk from the end (Relay `last`)
+  std::int64_t limit = 100;
+};
+
 class StoreReader {
  public:
   virtual ~StoreReader() = default;
@@ -77,6 +92,8 @@ class StoreReader {
   virtual Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) = 0;
   // Case-insensitive email match.
   virtual Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) = 0;
+  virtual Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) = 0;
+  virtual Result<std::int64_t> CountCustomers(const std::string& shopId) = 0;
 
   // Matches `anyId` against id, firestoreId, or (when all digits) pgConvoId.
   // Legacy records are found too.
@@ -128,7 +145,9 @@ class StoreReader {
                                                              const std::string& deliveryId) = 0;
   // Across shops, for the dispatcher: pending deliveries with nextAttemptAt <=
   // now and no live lease (leaseUntil <= now), at most one per subscription
-  // (its earliest), earliest first, at most `limit`.
+  // (its earliest), earliest first, at most `limit`. A subscription that has a
+  // delivery under a live lease (in flight somewhere) lists nothing: one
+  // delivery per subscription is in flight at a time, across processes.
   virtual Result<std::vector<WebhookDelivery>> ListDueDeliveries(Millis now, int limit) = 0;
   // A subscription's deliveries, newest first.
   virtual Result<std::vector<WebhookDelivery>> ListDeliveries(const std::string& shopId,
@@ -200,9 +219,14 @@ class StoreWriter : public StoreReader {
   virtual Status InsertDelivery(const WebhookDelivery& d) = 0;
   virtual Result<bool> UpdateDelivery(const WebhookDelivery& d) = 0;
   // Leases a delivery to the caller until `leaseUntil` when it is still
-  // pending, due and unleased at `now`; false when someone else has it.
+  // pending, due and unleased at `now`, and no other delivery of its
+  // subscription holds a live lease; false otherwise (someone else has it).
   virtual Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
                                      Millis leaseUntil) = 0;
+  // Marks every pending delivery of the subscription "cancelled" (a paused or
+  // disabled subscription sends nothing it queued before). Returns how many.
+  virtual Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId,
+                                                       const std::string& subscriptionId) = 0;
   // Appends to the attempt log, keeping the newest `keep` of that subscription.
   virtual Status InsertAttempt(const DeliveryAttempt& a, int keep) = 0;
 };

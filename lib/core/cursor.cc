@@ -84,6 +84,21 @@ std::optional<ConversationKey> DecodeConversationCursor(std::string_view cursor)
   return ConversationKey{*last, *id};
 }
 
+std::string EncodeCustomerCursor(const CustomerKey& key) {
+  return Base64UrlEncode("u1:" + std::to_string(key.createdAt) + ":" + key.id);
+}
+
+std::optional<CustomerKey> DecodeCustomerCursor(std::string_view cursor) {
+  auto raw = Base64UrlDecode(cursor);
+  if (!raw || raw->rfind("u1:", 0) != 0) return std::nullopt;
+  std::string_view rest = std::string_view(*raw).substr(3);
+  auto colon = rest.find(':');
+  if (colon == std::string_view::npos || colon + 1 >= rest.size()) return std::nullopt;
+  auto created = ParseInt(rest.substr(0, colon));
+  if (!created) return std::nullopt;
+  return CustomerKey{*created, std::string(rest.substr(colon + 1))};
+}
+
 std::string EncodeMessageCursor(std::int64_t seq) { return Base64UrlEncode("m1:" + std::to_string(seq)); }
 
 std::optional<std::int64_t> DecodeMessageCursor(std::string_view cursor) {

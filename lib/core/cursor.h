@@ -17,6 +17,8 @@ std::optional<std::string> Base64UrlDecode(std::string_view in);
 
 std::string EncodeConversationCursor(const ConversationKey& key);
 std::optional<ConversationKey> DecodeConversationCursor(std::string_view cursor);
+std::string EncodeCustomerCursor(const CustomerKey& key);
+std::optional<CustomerKey> DecodeCustomerCursor(std::string_view cursor);
 std::string EncodeMessageCursor(std::int64_t seq);
 std::optional<std::int64_t> DecodeMessageCursor(std::string_view cursor);
 

@@ -1058,4 +1058,27 @@ Status SqliteQueries::AppendEvent(const Event& e) {
   return st.Run();
 }
 
+Result<std::vector<Customer>> SqliteQueries::ListCustomers(const CustomerQuery& q) {
+  if (q.limit <= 0) return std::vector<Customer>();
+  // Row-value comparisons on (created_at, id) walk customers_order as a keyset.
+  std::string sql = kCustomers.Select() + "WHERE shop_id = ?1";
+  if (q.after) sql += " AND (created_at, id) > (?2, ?3)";
+  if (q.before) sql += " AND (created_at, id) < (?4, ?5)";
+  sql += q.descending ? " ORDER BY created_at DESC, id DESC LIMIT ?6" : " ORDER BY created_at, id LIMIT ?6";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(q.shopId);
+  if (q.after) st.Named("?2", q.after->createdAt).Named("?3", q.after->id);
+  if (q.before) st.Named("?4", q.before->createdAt).Named("?5", q.before->id);
+  st.Named("?6", q.limit);
+  return FetchAll<Customer>(st, ReadCustomer);
+}
+
+Result<std::int64_t> SqliteQueries::CountCustomers(const std::string& shopId) {
+  static const std::string sql = "SELECT COUNT(*) FROM customers WHERE shop_id = ?1";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  return row ? st.Int(0) : 0;
+}
+
 }  // namespace livechat::sqlite

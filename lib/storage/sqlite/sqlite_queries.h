@@ -20,6 +20,8 @@ class SqliteQueries final : public StoreWriter {
   Result<std::vector<Member>> FindMembersByEmail(const std::string& email) override;
   Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) override;
   Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) override;
+  Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) override;
+  Result<std::int64_t> CountCustomers(const std::string& shopId) override;
   Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
   Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
@@ -93,6 +95,7 @@ class SqliteQueries final : public StoreWriter {
   Result<bool> UpdateDelivery(const WebhookDelivery& d) override;
   Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
                              Millis leaseUntil) override;
+  Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override;
   Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
 
  private:

@@ -344,9 +344,15 @@ CREATE TABLE webhook_attempts (
 CREATE INDEX webhook_attempts_subscription ON webhook_attempts(shop_id, subscription_id, rid);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations{{
+// The customer list (GraphQL customers): a stable keyset order.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE INDEX customers_order ON customers(shop_id, created_at, id);
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 }};
 
 }  // namespace
