@@ -117,6 +117,15 @@ Outcome KeyList(ChatService& service, const ParsedArgs& a) {
   return Ok(JoinArray(items));
 }
 
+Outcome KeyUpdate(ChatService& service, const ParsedArgs& a) {
+  std::string bad;
+  auto mask = ParsePermissions(Req(a, "permissions"), &bad);
+  if (!mask) return UsageError("unknown permission \"" + bad + "\"");
+  auto key = service.UpdateApiKeyPermissions(Principal::System(Req(a, "store")), Req(a, "id"), *mask);
+  if (!key.ok()) return Failed(key.error());
+  return Ok(livechat::ToJson(*key));
+}
+
 Outcome KeyDelete(ChatService& service, const ParsedArgs& a) {
   auto st = service.DeleteApiKey(Principal::System(Req(a, "store")), Req(a, "id"));
   if (!st.ok()) return Failed(st.error());
@@ -210,6 +219,10 @@ const std::vector<Command>& Commands() {
        "create an API key; prints \"key\" (the sk_ value) once",
        KeyCreate},
       {{"key", "list"}, {kStore}, "list a store's keys (never the secret)", KeyList},
+      {{"key", "update"},
+       {kStore, {"id", true, true, "key id"}, {"permissions", true, true, "comma-separated slugs (may be empty)"}},
+       "replace a key's permissions; applies on its next request",
+       KeyUpdate},
       {{"key", "delete"}, {kStore, {"id", true, true, "key id"}}, "revoke a key", KeyDelete},
       {{"member", "create"},
        {kStore,

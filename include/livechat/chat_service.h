@@ -267,6 +267,8 @@ class ChatService {
   Result<CreatedKey> CreateApiKey(const Principal& p, const CreateKeyInput& in);
   Result<std::vector<ApiKey>> ListApiKeys(const Principal& p);
   Status DeleteApiKey(const Principal& p, const std::string& keyId);
+  // Takes effect on the key's next request (spec: Authentication §6).
+  Result<ApiKey> UpdateApiKeyPermissions(const Principal& p, const std::string& keyId, std::uint32_t permissions);
   Result<Member> CreateMember(const Principal& p, const CreateMemberInput& in);
   // Records an inbound customer message (creating contact and conversation as
   // needed) and returns the conversation after it.

@@ -172,6 +172,9 @@ class StoreWriter : public StoreReader {
 
   virtual Status InsertApiKey(const ApiKey& k) = 0;
   virtual Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) = 0;
+  // Replaces the permission mask (and clears `legacy`) of a key that is not revoked.
+  virtual Result<bool> UpdateApiKeyPermissions(const std::string& shopId, const std::string& keyId,
+                                               std::uint32_t permissions) = 0;
 
   virtual Status InsertMember(const Member& m) = 0;
   virtual Result<bool> UpdateMember(const Member& m) = 0;

@@ -82,6 +82,19 @@ Status ChatService::DeleteApiKey(const Principal& p, const std::string& keyId) {
   });
 }
 
+Result<ApiKey> ChatService::UpdateApiKeyPermissions(const Principal& p, const std::string& keyId,
+                                                    std::uint32_t permissions) {
+  LC_RETURN_IF_ERROR(RequireSystem(p));
+  return WriteValue<ApiKey>(store(), [&](StoreWriter& w) -> Result<ApiKey> {
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateApiKeyPermissions(p.shopId, keyId, permissions));
+    if (!ok) return NotFound("API key");
+    LC_ASSIGN_OR_RETURN(auto keys, w.ListApiKeys(p.shopId));
+    for (auto& k : keys)
+      if (k.id == keyId) return std::move(k);
+    return NotFound("API key");
+  });
+}
+
 Result<Member> ChatService::CreateMember(const Principal& p, const CreateMemberInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   LC_RETURN_IF_ERROR(CheckText(in.email, "email", 254));

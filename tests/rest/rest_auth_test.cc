@@ -173,6 +173,28 @@ TEST_CASE("Permissions: 403 FORBIDDEN naming the missing one; Manage covers read
   }
 }
 
+TEST_CASE("A permission change applies on the key's next request") {
+  RestFixture f;
+  auto created = RestFixture::Must(f.service().CreateApiKey(f.sys, CreateKeyInput{"rotating", kPermReadCustomers, false}));
+  auto before = f.GetWithKey("/chat/conversations", created.secret);
+  CHECK(before.status() == 403);
+  CHECK(before.code() == "FORBIDDEN");
+  auto updated = RestFixture::Must(f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations));
+  CHECK(updated.permissions == kPermReadConversations);
+  CHECK(f.GetWithKey("/chat/conversations", created.secret).status() == 200);
+  // Ticking nothing refuses everything, from the next request on.
+  RestFixture::Must(f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermNone));
+  auto after = f.GetWithKey("/chat/conversations", created.secret);
+  CHECK(after.status() == 403);
+  CHECK(after.message().find("Read conversations") != std::string::npos);
+  // A revoked key cannot be changed back to life.
+  RestFixture::Must(f.service().DeleteApiKey(f.sys, created.key.id));
+  auto revived = f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations);
+  REQUIRE_FALSE(revived.ok());
+  CHECK(revived.error().code == ErrorCode::kNotFound);
+  CHECK(f.GetWithKey("/chat/conversations", created.secret).code() == "INVALID_API_KEY");
+}
+
 TEST_CASE("A refused write changes nothing") {
   RestFixture f;
   auto conv = f.Inbound("hi");

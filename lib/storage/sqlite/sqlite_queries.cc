@@ -589,6 +589,14 @@ Result<bool> SqliteQueries::RevokeApiKey(const std::string& shopId, const std::s
   return RunChanged(st);
 }
 
+Result<bool> SqliteQueries::UpdateApiKeyPermissions(const std::string& shopId, const std::string& keyId,
+                                                    std::uint32_t permissions) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("UPDATE api_keys SET permissions = ?1, legacy = 0 "
+                                                  "WHERE shop_id = ?2 AND id = ?3 AND revoked_at IS NULL"));
+  st.Add(static_cast<std::int64_t>(permissions)).Add(shopId).Add(keyId);
+  return RunChanged(st);
+}
+
 // ---- members ----
 
 Result<std::optional<Member>> SqliteQueries::GetMember(const std::string& shopId, const std::string& memberId) {

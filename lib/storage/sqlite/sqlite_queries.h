@@ -47,6 +47,8 @@ class SqliteQueries final : public StoreWriter {
   Result<bool> UpdateShop(const Shop& s) override;
   Status InsertApiKey(const ApiKey& k) override;
   Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) override;
+  Result<bool> UpdateApiKeyPermissions(const std::string& shopId, const std::string& keyId,
+                                       std::uint32_t permissions) override;
   Status InsertMember(const Member& m) override;
   Result<bool> UpdateMember(const Member& m) override;
   Status InsertCustomer(const Customer& c) override;
