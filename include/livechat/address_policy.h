@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,13 +23,16 @@ class Resolver {
   static Resolver* Default();
 };
 
-// A fixed table for tests: host -> addresses; IP literals resolve to themselves.
+// A table for tests: host -> addresses; IP literals resolve to themselves.
+// Set() replaces a host's entry, so a test can re-point a name between two
+// deliveries (DNS rebinding). Thread-safe, as every Resolver.
 class TableResolver final : public Resolver {
  public:
   void Set(std::string host, std::vector<std::string> addresses);
   Result<std::vector<std::string>> Resolve(const std::string& host) override;
 
  private:
+  std::mutex mu_;
   std::vector<std::pair<std::string, std::vector<std::string>>> table_;
 };
 

@@ -136,11 +136,20 @@ Resolver* Resolver::Default() {
 }
 
 void TableResolver::Set(std::string host, std::vector<std::string> addresses) {
+  // Fix: replace an existing entry. Appending left the first entry in force
+  // (Resolve returns the first match), so a re-pointed name never changed.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [h, a] : table_)
+    if (h == host) {
+      a = std::move(addresses);
+      return;
+    }
   table_.emplace_back(std::move(host), std::move(addresses));
 }
 
 Result<std::vector<std::string>> TableResolver::Resolve(const std::string& host) {
   if (IsIpLiteral(host)) return std::vector<std::string>{host};
+  std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [h, a] : table_)
     if (h == host) return a;
   return MakeError(ErrorCode::kInvalidParams, "url host \"" + host + "\" does not resolve");

@@ -128,6 +128,14 @@ Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const
     s->updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*s));
     if (!ok) return SubscriptionNotFound();
+    if (!s->isActive) {
+      // Fix: pausing cancels what is queued, in the same transaction. Before,
+      // queued deliveries were cancelled only if they came due while paused,
+      // so a retry scheduled past a quick pause/resume was still sent while
+      // an earlier one was not: the outcome depended on timing.
+      LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(p.shopId, s->id));
+      (void)cancelled;
+    }
     return std::move(*s);
   });
 }

@@ -74,7 +74,10 @@ struct WebhookDispatcher::Impl {
     // A receiver's Retry-After is honoured within the schedule: it can push
     // the next attempt later, never past the schedule's longest wait.
     if (retryAfterSeconds && *retryAfterSeconds > 0) {
-      Millis want = *retryAfterSeconds * 1000;
+      // Fix: cap in seconds before converting, so a hostile "Retry-After:
+      // 9223372036854775807" cannot overflow the multiplication (UB).
+      const std::int64_t capSeconds = d.back() / 1000 + 1;
+      Millis want = std::min<std::int64_t>(*retryAfterSeconds, capSeconds) * 1000;
       base = std::max(base, std::min(want, d.back()));
     }
     return std::max<Millis>(base, 0);
@@ -218,12 +221,17 @@ int WebhookDispatcher::RunOnce(int max) {
       att.error = fmt::format("receiver answered HTTP {}", resp.status);
 
     (void)I.o.store->Write([&](StoreWriter& w) -> Status {
+      // Re-read inside the transaction: the owner may have edited it meanwhile.
+      LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
+      // Fix: paused (or deleted) while this attempt was in flight: a retry is
+      // not scheduled, as pausing cancelled the rest of its queue too.
+      if ((!cur || !cur->isActive) && upd.state == "pending") upd.state = "cancelled";
+      // Fix: deleted meanwhile: its deliveries and log are gone; writing the
+      // attempt would leave an orphan row that nothing lists or prunes.
+      if (!cur) return Status::Ok();
       LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(upd));
       (void)okd;
       LC_RETURN_IF_ERROR(w.InsertAttempt(att, I.o.attemptsKept));
-      // Re-read inside the transaction: the owner may have edited it meanwhile.
-      LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
-      if (!cur) return Status::Ok();
       cur->lastDeliveryAt = at;
       cur->lastDeliveryStatus = disable ? std::string("disabled") : (att.outcome == "retrying" ? std::string("failed") : att.outcome);
       cur->lastDeliveryStatusCode = att.statusCode;
@@ -234,6 +242,13 @@ int WebhookDispatcher::RunOnce(int max) {
       }
       LC_ASSIGN_OR_RETURN(bool oks, w.UpdateSubscription(*cur));
       (void)oks;
+      if (disable) {
+        // Fix: disabling stops delivery "for every event" at once, as pausing
+        // does; before, other queued deliveries stayed pending and were sent
+        // if the subscription was re-enabled before they came due.
+        LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(sub.shopId, sub.id));
+        (void)cancelled;
+      }
       return Status::Ok();
     });
     I.Release(d->subscriptionId);
@@ -244,7 +259,9 @@ int WebhookDispatcher::RunOnce(int max) {
 void WebhookDispatcher::SenderLoop() {
   Impl& I = *impl_;
   while (running_.load()) {
-    int n = RunOnce(16);
+    // One delivery per pass, so Stop() waits for at most the send in flight,
+    // not for a batch of sends each bounded by the timeout.
+    int n = RunOnce(1);
     if (n > 0) continue;
     std::unique_lock<std::mutex> lock(I.mu);
     I.cv.wait_for(lock, std::chrono::milliseconds(I.o.idlePollMillis), [&] { return I.wake || !running_.load(); });

@@ -149,11 +149,21 @@ Result<std::vector<WebhookDelivery>> SqliteQueries::ListDueDeliveries(Millis now
   // The earliest due delivery of each subscription: SQLite returns the row
   // holding MIN() for the bare columns. One per subscription keeps a slow
   // endpoint's backlog from filling every sender.
+  //
+  // Fix: a subscription with a delivery under a live lease is left out
+  // entirely. Before, its *next* due delivery was listed while the first was
+  // in flight, so a second process (or a dispatcher without the in-memory
+  // guard) sent two deliveries to one endpoint at once. The busy set is a
+  // non-correlated subquery: one pass over the pending rows, not one per row.
+  // The unary + keeps the planner on the partial "due" index instead of
+  // walking every delivery ever made in subscription order for the GROUP BY.
   static const std::string sql =
       "SELECT id, shop_id, subscription_id, event_id, state, attempts, MIN(next_attempt_at), lease_until, "
       "last_attempt_at, created_at FROM webhook_deliveries "
       "WHERE state = 'pending' AND next_attempt_at <= ?1 AND lease_until <= ?1 "
-      "GROUP BY subscription_id ORDER BY 7 LIMIT ?2";
+      "AND (shop_id, subscription_id) NOT IN (SELECT shop_id, subscription_id FROM webhook_deliveries "
+      "WHERE state = 'pending' AND lease_until > ?1) "
+      "GROUP BY +shop_id, +subscription_id ORDER BY 7 LIMIT ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(now).Add(limit);
   return All<WebhookDelivery>(st, ReadDelivery);
@@ -249,12 +259,29 @@ Result<bool> SqliteQueries::UpdateDelivery(const WebhookDelivery& d) {
 
 Result<bool> SqliteQueries::ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
                                           Millis leaseUntil) {
+  // Fix: also refused while another delivery of the same subscription holds
+  // a live lease (one in flight per subscription, whoever lists what). The
+  // unary + makes the check scan the pending rows (partial index), not the
+  // subscription's whole delivery history, which is never pruned.
   static const std::string sql =
       "UPDATE webhook_deliveries SET lease_until = ?4 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending' "
-      "AND next_attempt_at <= ?3 AND lease_until <= ?3";
+      "AND next_attempt_at <= ?3 AND lease_until <= ?3 "
+      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS x WHERE x.state = 'pending' AND x.lease_until > ?3 "
+      "AND +x.shop_id = ?2 AND +x.subscription_id = webhook_deliveries.subscription_id)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(deliveryId).Add(shopId).Add(now).Add(leaseUntil);
   return RunChanged(st);
+}
+
+Result<std::int64_t> SqliteQueries::CancelPendingDeliveries(const std::string& shopId,
+                                                            const std::string& subscriptionId) {
+  static const std::string sql =
+      "UPDATE webhook_deliveries SET state = 'cancelled', lease_until = 0 "
+      "WHERE shop_id = ?1 AND subscription_id = ?2 AND state = 'pending'";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(subscriptionId);
+  LC_RETURN_IF_ERROR(st.Run());
+  return static_cast<std::int64_t>(conn_.Changes());
 }
 
 Status SqliteQueries::InsertAttempt(const DeliveryAttempt& a, int keep) {
