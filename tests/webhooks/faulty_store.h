@@ -1,0 +1,347 @@
+// A StoreWriter that forwards every call to a real one and fails the one
+// named call (LevelDB's EnvWrapper pattern): a fault injected in the middle
+// of a ChatService write, to prove the write rolls back as a whole.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "livechat/store.h"
+
+namespace livechat::testing {
+
+class FaultyWriter final : public StoreWriter {
+ public:
+  // `failOn`: the method name whose `nth` call (1-based, counted per Write) fails.
+  FaultyWriter(StoreWriter& inner, std::string failOn, int nth) : inner_(inner), failOn_(std::move(failOn)), nth_(nth) {}
+  bool failed() const { return failed_; }
+
+  Result<std::optional<Shop>> GetShop(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("GetShop"));
+    return inner_.GetShop(shopId);
+  }
+  Result<std::optional<Shop>> GetShopByAppId(const std::string& appId) override {
+    LC_RETURN_IF_ERROR(Gate("GetShopByAppId"));
+    return inner_.GetShopByAppId(appId);
+  }
+  Result<std::optional<ApiKey>> FindApiKeyByHash(const std::string& keyHash) override {
+    LC_RETURN_IF_ERROR(Gate("FindApiKeyByHash"));
+    return inner_.FindApiKeyByHash(keyHash);
+  }
+  Result<std::vector<ApiKey>> ListApiKeys(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListApiKeys"));
+    return inner_.ListApiKeys(shopId);
+  }
+  Result<std::optional<Member>> GetMember(const std::string& shopId, const std::string& memberId) override {
+    LC_RETURN_IF_ERROR(Gate("GetMember"));
+    return inner_.GetMember(shopId, memberId);
+  }
+  Result<std::vector<Member>> ListMembers(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListMembers"));
+    return inner_.ListMembers(shopId);
+  }
+  Result<std::vector<Member>> FindMembersByEmail(const std::string& email) override {
+    LC_RETURN_IF_ERROR(Gate("FindMembersByEmail"));
+    return inner_.FindMembersByEmail(email);
+  }
+  Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) override {
+    LC_RETURN_IF_ERROR(Gate("GetCustomer"));
+    return inner_.GetCustomer(shopId, customerId);
+  }
+  Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) override {
+    LC_RETURN_IF_ERROR(Gate("FindCustomerByEmail"));
+    return inner_.FindCustomerByEmail(shopId, email);
+  }
+  Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) override {
+    LC_RETURN_IF_ERROR(Gate("ListCustomers"));
+    return inner_.ListCustomers(q);
+  }
+  Result<std::int64_t> CountCustomers(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("CountCustomers"));
+    return inner_.CountCustomers(shopId);
+  }
+  Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override {
+    LC_RETURN_IF_ERROR(Gate("FindConversation"));
+    return inner_.FindConversation(shopId, anyId);
+  }
+  Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override {
+    LC_RETURN_IF_ERROR(Gate("ListConversations"));
+    return inner_.ListConversations(q);
+  }
+  Result<std::vector<Message>> ListMessages(const MessageQuery& q) override {
+    LC_RETURN_IF_ERROR(Gate("ListMessages"));
+    return inner_.ListMessages(q);
+  }
+  Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId, const std::string& idOrSeq) override {
+    LC_RETURN_IF_ERROR(Gate("GetMessage"));
+    return inner_.GetMessage(shopId, conversationId, idOrSeq);
+  }
+  Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListTagCatalog"));
+    return inner_.ListTagCatalog(shopId);
+  }
+  Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("ListNotes"));
+    return inner_.ListNotes(shopId, conversationId);
+  }
+  Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId, const std::string& noteId) override {
+    LC_RETURN_IF_ERROR(Gate("GetNote"));
+    return inner_.GetNote(shopId, conversationId, noteId);
+  }
+  Result<std::vector<Attribute>> ListAttributes(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("ListAttributes"));
+    return inner_.ListAttributes(shopId, conversationId);
+  }
+  Result<std::optional<Attribute>> GetAttribute(const std::string& shopId, const std::string& conversationId, const std::string& attributeId) override {
+    LC_RETURN_IF_ERROR(Gate("GetAttribute"));
+    return inner_.GetAttribute(shopId, conversationId, attributeId);
+  }
+  Result<std::optional<Attribute>> FindAttributeByName(const std::string& shopId, const std::string& conversationId, const std::string& name) override {
+    LC_RETURN_IF_ERROR(Gate("FindAttributeByName"));
+    return inner_.FindAttributeByName(shopId, conversationId, name);
+  }
+  Result<std::vector<BrowsedPage>> ListBrowsedPages(const std::string& shopId, const std::string& conversationId, Millis sinceMillis, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListBrowsedPages"));
+    return inner_.ListBrowsedPages(shopId, conversationId, sinceMillis, limit);
+  }
+  Result<std::optional<Summary>> GetSummary(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("GetSummary"));
+    return inner_.GetSummary(shopId, conversationId);
+  }
+  Result<std::vector<TypingState>> ListTyping(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("ListTyping"));
+    return inner_.ListTyping(shopId, conversationId);
+  }
+  Result<std::optional<AdminSession>> GetSession(const std::string& tokenHash) override {
+    LC_RETURN_IF_ERROR(Gate("GetSession"));
+    return inner_.GetSession(tokenHash);
+  }
+  Result<std::vector<Event>> ListEvents(const std::string& shopId, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListEvents"));
+    return inner_.ListEvents(shopId, limit);
+  }
+  Result<std::optional<Event>> GetEvent(const std::string& shopId, const std::string& eventId) override {
+    LC_RETURN_IF_ERROR(Gate("GetEvent"));
+    return inner_.GetEvent(shopId, eventId);
+  }
+  Result<std::vector<WebhookSubscription>> ListSubscriptions(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListSubscriptions"));
+    return inner_.ListSubscriptions(shopId);
+  }
+  Result<std::optional<WebhookSubscription>> GetSubscription(const std::string& shopId, const std::string& subscriptionId) override {
+    LC_RETURN_IF_ERROR(Gate("GetSubscription"));
+    return inner_.GetSubscription(shopId, subscriptionId);
+  }
+  Result<std::optional<WebhookSubscription>> FindSubscriptionByUrl(const std::string& shopId, const std::string& url) override {
+    LC_RETURN_IF_ERROR(Gate("FindSubscriptionByUrl"));
+    return inner_.FindSubscriptionByUrl(shopId, url);
+  }
+  Result<std::optional<WebhookSubscription>> FindSubscriptionBySecretHash(const std::string& secretHash) override {
+    LC_RETURN_IF_ERROR(Gate("FindSubscriptionBySecretHash"));
+    return inner_.FindSubscriptionBySecretHash(secretHash);
+  }
+  Result<std::optional<WebhookDelivery>> GetDelivery(const std::string& shopId, const std::string& deliveryId) override {
+    LC_RETURN_IF_ERROR(Gate("GetDelivery"));
+    return inner_.GetDelivery(shopId, deliveryId);
+  }
+  Result<std::vector<WebhookDelivery>> ListDueDeliveries(Millis now, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListDueDeliveries"));
+    return inner_.ListDueDeliveries(now, limit);
+  }
+  Result<std::vector<WebhookDelivery>> ListDeliveries(const std::string& shopId, const std::string& subscriptionId, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListDeliveries"));
+    return inner_.ListDeliveries(shopId, subscriptionId, limit);
+  }
+  Result<std::vector<DeliveryAttempt>> ListAttempts(const std::string& shopId, const std::string& subscriptionId, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListAttempts"));
+    return inner_.ListAttempts(shopId, subscriptionId, limit);
+  }
+  Result<StoreReader::OutboxStats> GetOutboxStats() override {
+    LC_RETURN_IF_ERROR(Gate("GetOutboxStats"));
+    return inner_.GetOutboxStats();
+  }
+  Status InsertShop(const Shop& s) override {
+    LC_RETURN_IF_ERROR(Gate("InsertShop"));
+    return inner_.InsertShop(s);
+  }
+  Result<bool> UpdateShop(const Shop& s) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateShop"));
+    return inner_.UpdateShop(s);
+  }
+  Status InsertApiKey(const ApiKey& k) override {
+    LC_RETURN_IF_ERROR(Gate("InsertApiKey"));
+    return inner_.InsertApiKey(k);
+  }
+  Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) override {
+    LC_RETURN_IF_ERROR(Gate("RevokeApiKey"));
+    return inner_.RevokeApiKey(shopId, keyId, at);
+  }
+  Result<bool> UpdateApiKeyPermissions(const std::string& shopId, const std::string& keyId,
+                                       std::uint32_t permissions) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateApiKeyPermissions"));
+    return inner_.UpdateApiKeyPermissions(shopId, keyId, permissions);
+  }
+  Status InsertMember(const Member& m) override {
+    LC_RETURN_IF_ERROR(Gate("InsertMember"));
+    return inner_.InsertMember(m);
+  }
+  Result<bool> UpdateMember(const Member& m) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateMember"));
+    return inner_.UpdateMember(m);
+  }
+  Status InsertCustomer(const Customer& c) override {
+    LC_RETURN_IF_ERROR(Gate("InsertCustomer"));
+    return inner_.InsertCustomer(c);
+  }
+  Result<bool> UpdateCustomer(const Customer& c) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateCustomer"));
+    return inner_.UpdateCustomer(c);
+  }
+  Status InsertConversation(Conversation& c) override {
+    LC_RETURN_IF_ERROR(Gate("InsertConversation"));
+    return inner_.InsertConversation(c);
+  }
+  Result<bool> UpdateConversation(const Conversation& c) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateConversation"));
+    return inner_.UpdateConversation(c);
+  }
+  Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId, const std::vector<std::string>& tags) override {
+    LC_RETURN_IF_ERROR(Gate("ReplaceConversationTags"));
+    return inner_.ReplaceConversationTags(shopId, conversationId, tags);
+  }
+  Status InsertMessage(Message& m) override {
+    LC_RETURN_IF_ERROR(Gate("InsertMessage"));
+    return inner_.InsertMessage(m);
+  }
+  Result<bool> UpdateMessage(const Message& m) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateMessage"));
+    return inner_.UpdateMessage(m);
+  }
+  Status InsertNote(const Note& n) override {
+    LC_RETURN_IF_ERROR(Gate("InsertNote"));
+    return inner_.InsertNote(n);
+  }
+  Result<bool> UpdateNote(const Note& n) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateNote"));
+    return inner_.UpdateNote(n);
+  }
+  Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId, const std::string& noteId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteNote"));
+    return inner_.DeleteNote(shopId, conversationId, noteId);
+  }
+  Status InsertAttribute(const Attribute& a) override {
+    LC_RETURN_IF_ERROR(Gate("InsertAttribute"));
+    return inner_.InsertAttribute(a);
+  }
+  Result<bool> UpdateAttribute(const Attribute& a) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateAttribute"));
+    return inner_.UpdateAttribute(a);
+  }
+  Result<bool> DeleteAttribute(const std::string& shopId, const std::string& conversationId, const std::string& attributeId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteAttribute"));
+    return inner_.DeleteAttribute(shopId, conversationId, attributeId);
+  }
+  Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId, const BrowsedPage& p, int keep) override {
+    LC_RETURN_IF_ERROR(Gate("InsertBrowsedPage"));
+    return inner_.InsertBrowsedPage(shopId, conversationId, p, keep);
+  }
+  Status PutSummary(const std::string& shopId, const Summary& s) override {
+    LC_RETURN_IF_ERROR(Gate("PutSummary"));
+    return inner_.PutSummary(shopId, s);
+  }
+  Status PutTyping(const std::string& shopId, const TypingState& t) override {
+    LC_RETURN_IF_ERROR(Gate("PutTyping"));
+    return inner_.PutTyping(shopId, t);
+  }
+  Status InsertSession(const AdminSession& s) override {
+    LC_RETURN_IF_ERROR(Gate("InsertSession"));
+    return inner_.InsertSession(s);
+  }
+  Status DeleteSession(const std::string& tokenHash) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteSession"));
+    return inner_.DeleteSession(tokenHash);
+  }
+  Status AppendEvent(const Event& e) override {
+    LC_RETURN_IF_ERROR(Gate("AppendEvent"));
+    return inner_.AppendEvent(e);
+  }
+  Status InsertSubscription(const WebhookSubscription& s) override {
+    LC_RETURN_IF_ERROR(Gate("InsertSubscription"));
+    return inner_.InsertSubscription(s);
+  }
+  Result<bool> UpdateSubscription(const WebhookSubscription& s) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateSubscription"));
+    return inner_.UpdateSubscription(s);
+  }
+  Result<bool> DeleteSubscription(const std::string& shopId, const std::string& subscriptionId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteSubscription"));
+    return inner_.DeleteSubscription(shopId, subscriptionId);
+  }
+  Status InsertDelivery(const WebhookDelivery& d) override {
+    LC_RETURN_IF_ERROR(Gate("InsertDelivery"));
+    return inner_.InsertDelivery(d);
+  }
+  Result<bool> UpdateDelivery(const WebhookDelivery& d) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateDelivery"));
+    return inner_.UpdateDelivery(d);
+  }
+  Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now, Millis leaseUntil) override {
+    LC_RETURN_IF_ERROR(Gate("ClaimDelivery"));
+    return inner_.ClaimDelivery(shopId, deliveryId, now, leaseUntil);
+  }
+  Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override {
+    LC_RETURN_IF_ERROR(Gate("CancelPendingDeliveries"));
+    return inner_.CancelPendingDeliveries(shopId, subscriptionId);
+  }
+  Status InsertAttempt(const DeliveryAttempt& a, int keep) override {
+    LC_RETURN_IF_ERROR(Gate("InsertAttempt"));
+    return inner_.InsertAttempt(a, keep);
+  }
+
+ private:
+  Status Gate(std::string_view method) {
+    if (method != failOn_ || ++calls_ != nth_) return Status::Ok();
+    failed_ = true;
+    return MakeError(ErrorCode::kInternal, "injected failure in " + failOn_);
+  }
+  StoreWriter& inner_;
+  std::string failOn_;
+  int nth_;
+  int calls_ = 0;
+  bool failed_ = false;
+};
+
+// A Store whose writes go through a FaultyWriter while armed; reads are untouched.
+class FaultyStore final : public Store {
+ public:
+  explicit FaultyStore(Store& inner) : inner_(inner) {}
+  // Arms the fault for every following Write until Disarm().
+  void FailOn(std::string method, int nth = 1) {
+    failOn_ = std::move(method);
+    nth_ = nth;
+  }
+  void Disarm() { failOn_.clear(); }
+  int injected() const { return injected_; }
+
+  Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
+  Status Write(const std::function<Status(StoreWriter&)>& fn) override {
+    if (failOn_.empty()) return inner_.Write(fn);
+    return inner_.Write([&](StoreWriter& w) -> Status {
+      FaultyWriter faulty(w, failOn_, nth_);
+      Status st = fn(faulty);
+      if (faulty.failed()) ++injected_;
+      return st;
+    });
+  }
+  bool Healthy() override { return inner_.Healthy(); }
+
+ private:
+  Store& inner_;
+  std::string failOn_;
+  int nth_ = 1;
+  int injected_ = 0;
+};
+
+}  // namespace livechat::testing
