@@ -15,6 +15,9 @@ int main(int argc, char** argv) {
   httplib::Server svr;
   svr.set_tcp_nodelay(true);
   svr.set_keep_alive_max_count(100000);
+  // cpp-httplib serves one keep-alive connection per worker thread: the same
+  // pool size as the livechatd run, so neither side starves connections.
+  svr.new_task_queue = [] { return new httplib::ThreadPool(64); };
   svr.Get(R"(/.*)", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(body, "application/json");
   });
