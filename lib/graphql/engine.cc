@@ -164,8 +164,8 @@ std::variant<PreparedOperation, std::vector<ResponseError>> Prepare(const Schema
         RequestError("Variables must be provided as an Object where each property is a variable value.", kBadRequest)};
   }
   auto state = std::make_shared<internal::PreparedState>();
-  state->schemaOwner = schema.shared_impl();
-  state->documentOwner = document.shared_ast();
+  state->schemaOwner = schema.sharedImpl();
+  state->documentOwner = document.sharedAst();
   state->operation = operation;
   static const Value::Object kNoVariables;
   const Value::Object& inputs = variables.IsObject() ? variables.AsObject() : kNoVariables;

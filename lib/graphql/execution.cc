@@ -69,7 +69,7 @@ class FieldGrouper {
 // collectFields.
 struct DirectiveError {
   std::string message;
-  Loc loc;
+  std::vector<Location> locations;  // of the offending argument value or directive
 };
 
 class Executor {
@@ -88,7 +88,7 @@ class Executor {
     std::optional<DirectiveError> directiveError;
     std::vector<std::string> visited;
     if (!CollectFields(schema_.queryType, op.selectionSet, fields, visited, directiveError)) {
-      errors_.push_back(ResponseError{directiveError->message, {directiveError->loc.ToLocation()}, std::nullopt, {}});
+      errors_.push_back(ResponseError{directiveError->message, directiveError->locations, std::nullopt, {}});
       result.errors = std::move(errors_);
       return result;  // data null
     }
@@ -158,7 +158,7 @@ class Executor {
       Value::Object args;
       std::optional<ResponseError> argError = CoerceArguments(def->args, node->args, node->loc, args);
       if (argError) {
-        error = DirectiveError{argError->message, node->loc};
+        error = DirectiveError{argError->message, argError->locations};
         return false;
       }
       const Value* v = args.empty() ? nullptr : &args[0].second;
@@ -384,7 +384,7 @@ class Executor {
       if (!node->selectionSet) continue;
       if (!CollectFields(runtimeType, *node->selectionSet, subFields, visited, directiveError)) {
         ResponseError e = FieldErrorAt(directiveError->message, nodes);
-        e.locations = {directiveError->loc.ToLocation()};
+        e.locations = directiveError->locations;
         return e;
       }
     }

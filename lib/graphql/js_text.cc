@@ -74,7 +74,35 @@ std::size_t Utf16Length(std::string_view s) {
   return units;
 }
 
-void AppendJsonQuoted(std::string& out, std::string_view s) { AppendJsonString(out, s); }
+void AppendJsonQuoted(std::string& out, std::string_view s) {
+  // A response must be valid UTF-8 even when a message quotes ill-formed
+  // input or a resolver returns it: each bad byte becomes U+FFFD.
+  bool valid = true;
+  for (std::size_t i = 0; i < s.size() && valid;) {
+    std::uint32_t cp = 0;
+    const std::size_t n = DecodeUtf8(s, i, cp);
+    valid = n != 0;
+    i += n;
+  }
+  if (valid) {
+    AppendJsonString(out, s);
+    return;
+  }
+  std::string repaired;
+  repaired.reserve(s.size() + 8);
+  for (std::size_t i = 0; i < s.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t n = DecodeUtf8(s, i, cp);
+    if (n == 0) {
+      repaired += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      repaired.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  AppendJsonString(out, repaired);
+}
 
 std::string PrintString(std::string_view s) {
   static const char kHex[] = "0123456789ABCDEF";

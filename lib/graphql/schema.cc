@@ -551,17 +551,16 @@ Result<Schema> SchemaBuilder::Build() && {
   impl->types = order.Take();
   for (const NamedType* t : impl->types) impl->byName[t->name] = t;
 
+  // Implementations in type-map order, as graphql-js's _implementationsMap.
   for (const NamedType* t : impl->types) {
     if (t->kind != TypeKind::kObject && t->kind != TypeKind::kInterface) continue;
     for (const NamedType* iface : t->interfaces) {
-      auto* mutableIface = const_cast<NamedType*>(iface);  // still building: nothing shared yet
-      if (t->kind == TypeKind::kObject) {
-        mutableIface->possibleTypes.push_back(t);
-      } else {
-        mutableIface->implementingInterfaces.push_back(t);
-      }
-      LC_RETURN_IF_ERROR(CheckImplementation(*impl, *t, *iface));
+      NamedType& target = *builder.all_.at(iface->name);
+      (t->kind == TypeKind::kObject ? target.possibleTypes : target.implementingInterfaces).push_back(t);
     }
+  }
+  for (const NamedType* t : impl->types) {
+    for (const NamedType* iface : t->interfaces) LC_RETURN_IF_ERROR(CheckImplementation(*impl, *t, *iface));
   }
 
   const NamedType* stringType = builder.all_.at("String");

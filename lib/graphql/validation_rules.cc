@@ -795,7 +795,9 @@ class ProvidedRequiredArgumentsRule : public Rule {
       const DirectiveNode& d = node.As<DirectiveNode>();
       const KnownDirective* known = FindKnown(known_, d.name);
       if (known == nullptr) return;
-      for (const auto& [argName, typeText] : known->requiredArgs) {
+      for (const auto& required : known->requiredArgs) {
+        const std::string& argName = required.first;
+        const std::string& typeText = required.second;
         const bool provided =
             std::any_of(d.args.begin(), d.args.end(), [&](const ArgumentNode& a) { return a.name == argName; });
         if (!provided) {

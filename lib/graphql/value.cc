@@ -146,8 +146,11 @@ Value FromJsonNumber(const rapidjson::Value& v) {
 }
 
 // Recursion is bounded by `depthLeft`; the parse itself is iterative.
+// `depthLeft` is how many more arrays/objects may nest here.
 Result<Value> FromRapidJson(const rapidjson::Value& v, int depthLeft) {
-  if (depthLeft < 0) return MakeError(ErrorCode::kInvalidParams, "JSON is nested too deeply");
+  if ((v.IsArray() || v.IsObject()) && depthLeft <= 0) {
+    return MakeError(ErrorCode::kInvalidParams, "JSON is nested too deeply");
+  }
   switch (v.GetType()) {
     case rapidjson::kNullType: return Value();
     case rapidjson::kFalseType: return Value(false);

@@ -79,7 +79,7 @@ class Document {
  public:
   // Engine use only.
   const internal::DocumentAst& ast() const { return *ast_; }
-  const std::shared_ptr<const internal::DocumentAst>& shared_ast() const { return ast_; }
+  const std::shared_ptr<const internal::DocumentAst>& sharedAst() const { return ast_; }
 
  private:
   friend std::variant<Document, ResponseError> Parse(std::string_view, const Limits&);

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <variant>
 #include <vector>
 
 #include "livechat/graphql/value.h"
@@ -199,7 +200,7 @@ class Schema {
 
   // Engine use only.
   const internal::SchemaImpl& impl() const { return *impl_; }
-  const std::shared_ptr<const internal::SchemaImpl>& shared_impl() const { return impl_; }
+  const std::shared_ptr<const internal::SchemaImpl>& sharedImpl() const { return impl_; }
 
  private:
   friend class SchemaBuilder;

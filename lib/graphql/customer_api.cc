@@ -1,0 +1,468 @@
+// The spec's Customer schema bound to ChatService, and POST /graphql.
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <unordered_map>
+
+#include "livechat/graphql_api.h"
+#include "livechat/json_codec.h"
+
+namespace livechat {
+
+using graphql::FieldDef;
+using graphql::FieldError;
+using graphql::FieldResult;
+using graphql::InputValueDef;
+using graphql::ObjectTypeDef;
+using graphql::ResolveContext;
+using graphql::Value;
+
+namespace {
+
+// What every resolver reads: who asks, through which service.
+struct ApiContext {
+  ChatService* service;
+  Principal principal;
+};
+
+Value Opt(const std::optional<std::string>& s) { return s ? Value(*s) : Value(); }
+Value OptTime(const std::optional<Millis>& t) { return t ? Value(FormatIso8601(*t)) : Value(); }
+
+std::string TypeEnum(const std::string& type) {
+  if (type == "guest") return "GUEST";
+  if (type == "anonymous") return "ANONYMOUS";
+  return "CUSTOMER";  // spec: CUSTOMER when unclassified
+}
+
+std::optional<std::string> ChannelEnum(const std::string& ch) {
+  if (ch == "online_store") return "ONLINE_STORE";
+  if (ch == "email") return "EMAIL";
+  if (ch == "whatsapp") return "WHATSAPP";
+  if (ch == "facebook") return "FACEBOOK";
+  if (ch == "instagram") return "INSTAGRAM";
+  return std::nullopt;
+}
+
+std::string FirstName(const Customer& c) { return c.firstName.value_or(""); }
+
+FieldDef CustomerField(std::string name, std::string type, std::string description,
+                       std::function<Value(const Customer&)> read) {
+  FieldDef f;
+  f.name = std::move(name);
+  f.type = std::move(type);
+  if (!description.empty()) f.description = std::move(description);
+  f.resolve = [read = std::move(read)](const ResolveContext& ctx) -> FieldResult {
+    return read(*ctx.source().HostAs<Customer>());
+  };
+  return f;
+}
+
+Value CustomerValue(Customer c) { return Value::Host<Customer>(std::make_shared<const Customer>(std::move(c))); }
+
+const ApiContext& Ctx(const ResolveContext& ctx) { return *ctx.Context<ApiContext>(); }
+
+std::optional<std::int64_t> IntArg(const ResolveContext& ctx, std::string_view name) {
+  const Value& v = ctx.Arg(name);
+  if (v.IsInt()) return v.AsInt();
+  return std::nullopt;
+}
+
+std::optional<std::string> StringArg(const ResolveContext& ctx, std::string_view name) {
+  const Value& v = ctx.Arg(name);
+  if (v.IsString()) return v.AsString();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<graphql::Schema> BuildCustomerSchema() {
+  graphql::SchemaBuilder b;
+  ObjectTypeDef query{"Query", "The root of every query: look up one customer, or page through all of them."};
+  query.fields.push_back(FieldDef{
+      "customer",
+      "Customer",
+      "One customer of the store by id, or null when no customer of this store has that id.",
+      {InputValueDef{"id", "ID!", "The customer's id."}},
+      [](const ResolveContext& ctx) -> FieldResult {
+        const ApiContext& a = Ctx(ctx);
+        auto c = a.service->GetCustomer(a.principal, ctx.Arg("id").AsString());
+        if (!c.ok()) {
+          if (c.error().code == ErrorCode::kNotFound) return Value();  // a missing customer is null, not an error
+          return c.error();
+        }
+        return CustomerValue(std::move(c).value());
+      }});
+  query.fields.push_back(FieldDef{
+      "customers",
+      "CustomerConnection!",
+      "All customers of the store in a stable order chosen by the server, a page at a time (Relay cursor "
+      "pagination: first/after forward, last/before backward).",
+      {
+          InputValueDef{"first", "Int", "Page size going forward; not negative."},
+          InputValueDef{"after", "String", "Start after this cursor (an endCursor from a previous page)."},
+          InputValueDef{"last", "Int", "Page size going backward; not negative."},
+          InputValueDef{"before", "String", "End before this cursor (a startCursor from a previous page)."},
+      },
+      [](const ResolveContext& ctx) -> FieldResult {
+        const ApiContext& a = Ctx(ctx);
+        CustomerPageRequest r;
+        r.first = IntArg(ctx, "first");
+        r.last = IntArg(ctx, "last");
+        r.after = StringArg(ctx, "after");
+        r.before = StringArg(ctx, "before");
+        auto page = a.service->ListCustomersPage(a.principal, r);
+        if (!page.ok()) return page.error();
+        return Value::Host<CustomerPage>(std::make_shared<const CustomerPage>(std::move(page).value()));
+      }});
+  b.Add(std::move(query));
+
+  ObjectTypeDef customer{"Customer", "A contact of the store: a shopper who chatted, or was imported."};
+  customer.fields = {
+      CustomerField("id", "ID!", "The customer's id, an opaque string.", [](const Customer& c) { return Value(c.id); }),
+      CustomerField("shopId", "String!", "The store the customer belongs to.",
+                    [](const Customer& c) { return Value(c.shopId); }),
+      CustomerField("shopifyCustomerId", "String", "The customer's id on the e-commerce platform, when known.",
+                    [](const Customer& c) { return Opt(c.shopifyId); }),
+      CustomerField("firstName", "String!", "First name; an empty string when unknown.",
+                    [](const Customer& c) { return Value(FirstName(c)); }),
+      CustomerField("lastName", "String", "", [](const Customer& c) { return Opt(c.lastName); }),
+      CustomerField("email", "String", "", [](const Customer& c) { return Opt(c.email); }),
+      CustomerField("phone", "String", "", [](const Customer& c) { return Opt(c.phone); }),
+      CustomerField("ipLocation", "String", "Where the customer's last known IP address is located.",
+                    [](const Customer& c) { return Opt(c.ipLocation); }),
+      CustomerField("ipAddress", "String", "The customer's last known IP address.",
+                    [](const Customer& c) { return Opt(c.ipAddress); }),
+      CustomerField("type", "CustomerType!", "How the customer is known to the store; CUSTOMER when unclassified.",
+                    [](const Customer& c) { return Value::Enum(TypeEnum(c.type)); }),
+      CustomerField("channels", "[Channel!]!", "Channels the customer has used; [ONLINE_STORE] when none is recorded.",
+                    [](const Customer& c) {
+                      Value::List list;
+                      for (const std::string& ch : c.channels)
+                        if (auto e = ChannelEnum(ch)) list.push_back(Value::Enum(*e));
+                      if (list.empty()) list.push_back(Value::Enum("ONLINE_STORE"));
+                      return Value(std::move(list));
+                    }),
+      CustomerField("ordersCount", "Int!", "Number of orders placed.",
+                    [](const Customer& c) {
+                      auto n = std::clamp<std::int64_t>(c.ordersCount.value_or(0), 0, INT32_MAX);
+                      return Value(static_cast<int>(n));
+                    }),
+      CustomerField("totalSpent", "Float!", "Lifetime spend.",
+                    [](const Customer& c) { return Value(c.totalSpent.value_or(0.0)); }),
+      CustomerField("createdAt", "DateTime!", "When the customer was first seen.",
+                    [](const Customer& c) { return Value(FormatIso8601(c.createdAt)); }),
+      CustomerField("updatedAt", "DateTime", "", [](const Customer& c) { return OptTime(c.updatedAt); }),
+      CustomerField("lastChatAt", "DateTime", "When the customer last chatted.",
+                    [](const Customer& c) { return OptTime(c.lastChatAt); }),
+      CustomerField("fullName", "String!",
+                    "firstName and lastName joined by a space (just firstName when there is no lastName).",
+                    [](const Customer& c) {
+                      std::string first = FirstName(c);
+                      if (!c.lastName || c.lastName->empty()) return Value(first);
+                      return Value(first.empty() ? *c.lastName : first + " " + *c.lastName);
+                    }),
+  };
+  b.Add(std::move(customer));
+
+  b.Add(graphql::EnumTypeDef{"CustomerType",
+                             "How a customer is known to the store. New values may be added; treat unknown ones as new.",
+                             {graphql::EnumValueDef{"CUSTOMER", "A customer with an account on the store."},
+                              graphql::EnumValueDef{"GUEST", "A shopper who gave contact details but has no account."},
+                              graphql::EnumValueDef{"ANONYMOUS", "A visitor who gave no contact details."}}});
+  b.Add(graphql::EnumTypeDef{
+      "Channel",
+      "A channel a customer can chat through. New values may be added; treat unknown ones as new.",
+      {graphql::EnumValueDef{"ONLINE_STORE"}, graphql::EnumValueDef{"EMAIL"}, graphql::EnumValueDef{"WHATSAPP"},
+       graphql::EnumValueDef{"FACEBOOK"}, graphql::EnumValueDef{"INSTAGRAM"}}});
+  graphql::ScalarTypeDef dateTime{"DateTime",
+                                  "A point in time as an ISO 8601 string in UTC, e.g. `2026-03-01T12:30:00Z`.",
+                                  "https://scalars.graphql.org/andimarek/date-time"};
+  dateTime.serialize = [](const Value& v) -> FieldResult {
+    if (!v.IsString()) return FieldError{"DateTime cannot represent a non string value", ""};
+    return v;
+  };
+  dateTime.parse = [](const Value& v) -> FieldResult {
+    if (!v.IsString() || v.AsString().size() < 20 || v.AsString().back() != 'Z')
+      return FieldError{"DateTime must be an ISO 8601 UTC string such as \"2026-03-01T12:30:00Z\"", ""};
+    return v;
+  };
+  b.Add(std::move(dateTime));
+
+  auto page = [](const ResolveContext& ctx) -> const CustomerPage& { return *ctx.source().HostAs<CustomerPage>(); };
+  b.Add(ObjectTypeDef{
+      "CustomerConnection",
+      "A page of customers.",
+      {
+          FieldDef{"edges", "[CustomerEdge!]!", "The customers of this page, each with its cursor.", {},
+                   [page](const ResolveContext& ctx) -> FieldResult {
+                     const CustomerPage& p = page(ctx);
+                     Value::List edges;
+                     for (std::size_t i = 0; i < p.items.size(); ++i)
+                       edges.push_back(Value(Value::Object{{"cursor", Value(p.cursors[i])},
+                                                           {"node", CustomerValue(p.items[i])}}));
+                     return Value(std::move(edges));
+                   }},
+          FieldDef{"nodes", "[Customer!]!", "The customers of this page.", {},
+                   [page](const ResolveContext& ctx) -> FieldResult {
+                     Value::List nodes;
+                     for (const auto& c : page(ctx).items) nodes.push_back(CustomerValue(c));
+                     return Value(std::move(nodes));
+                   }},
+          FieldDef{"pageInfo", "PageInfo!", "Where this page is in the whole list.", {},
+                   [page](const ResolveContext& ctx) -> FieldResult {
+                     const CustomerPage& p = page(ctx);
+                     Value info = Value(Value::Object{});
+                     info.Set("hasNextPage", p.hasNextPage).Set("hasPreviousPage", p.hasPreviousPage);
+                     info.Set("startCursor", p.cursors.empty() ? Value() : Value(p.cursors.front()));
+                     info.Set("endCursor", p.cursors.empty() ? Value() : Value(p.cursors.back()));
+                     return info;
+                   }},
+          FieldDef{"totalCount", "Int!", "The number of customers of the whole store, not of this page.", {},
+                   [page](const ResolveContext& ctx) -> FieldResult {
+                     auto n = std::clamp<std::int64_t>(page(ctx).totalCount, 0, INT32_MAX);
+                     return Value(static_cast<int>(n));
+                   }},
+      }});
+  b.Add(ObjectTypeDef{"CustomerEdge",
+                      "A customer and its cursor.",
+                      {FieldDef{"cursor", "String!", "Pass as after (or before) to continue from this customer."},
+                       FieldDef{"node", "Customer!"}}});
+  b.Add(ObjectTypeDef{
+      "PageInfo",
+      "Relay page information.",
+      {FieldDef{"hasNextPage", "Boolean!", "Whether customers follow this page."},
+       FieldDef{"hasPreviousPage", "Boolean!", "Whether customers precede this page."},
+       FieldDef{"startCursor", "String", "The cursor of the first customer of the page; null when the page is empty."},
+       FieldDef{"endCursor", "String", "The cursor of the last customer of the page; null when the page is empty."}}});
+  return std::move(b).Build();
+}
+
+// ---------------------------------------------------------------- HTTP
+
+namespace {
+
+// A token bucket: `capacity` tokens, refilled continuously at `rate` per
+// second on the monotonic clock.
+struct Bucket {
+  double tokens;
+  Millis at;
+};
+
+std::string ErrorsBody(std::string_view message, std::string_view code, bool dataNull) {
+  std::string out = dataNull ? "{\"data\":null,\"errors\":[{\"message\":" : "{\"errors\":[{\"message\":";
+  AppendJsonString(out, message);
+  out += ",\"extensions\":{\"code\":";
+  AppendJsonString(out, code);
+  out += "}}]}";
+  return out;
+}
+
+HttpResponse Json(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.SetHeader("Content-Type", "application/json; charset=utf-8");
+  r.SetHeader("Cache-Control", "no-store");
+  return r;
+}
+
+HttpResponse RequestError(int status, std::string_view message, std::string_view code) {
+  return Json(status, ErrorsBody(message, code, false));
+}
+
+// graphql::Value from a RapidJSON value (variables).
+Value FromJson(const rapidjson::Value& v) {
+  if (v.IsNull()) return Value();
+  if (v.IsBool()) return Value(v.GetBool());
+  if (v.IsInt()) return Value(v.GetInt());
+  if (v.IsNumber()) return Value(v.GetDouble());
+  if (v.IsString()) return Value(std::string(v.GetString(), v.GetStringLength()));
+  if (v.IsArray()) {
+    Value::List l;
+    for (const auto& e : v.GetArray()) l.push_back(FromJson(e));
+    return Value(std::move(l));
+  }
+  Value::Object o;
+  for (const auto& m : v.GetObject()) o.emplace_back(std::string(m.name.GetString(), m.name.GetStringLength()), FromJson(m.value));
+  return Value(std::move(o));
+}
+
+bool IsIntrospectionOnly(const std::vector<std::string>& roots) {
+  return std::all_of(roots.begin(), roots.end(),
+                     [](const std::string& f) { return f == "__schema" || f == "__type" || f == "__typename"; });
+}
+
+}  // namespace
+
+struct GraphQLApi::Impl {
+  Impl(ChatService& svc, GraphQLApiOptions opts, graphql::Schema s)
+      : service(svc), options(std::move(opts)), schema(std::move(s)) {}
+  ChatService& service;
+  GraphQLApiOptions options;
+  graphql::Schema schema;
+  std::mutex mu;
+  std::unordered_map<std::string, Bucket> buckets;
+
+  // Takes `cost` tokens from `key`'s bucket; false (and the tokens left) when short.
+  bool Take(const std::string& key, std::int64_t cost, double* left) {
+    const Millis now = service.clock().MonotonicMillis();
+    std::lock_guard<std::mutex> lock(mu);
+    auto [it, inserted] = buckets.try_emplace(key, Bucket{static_cast<double>(options.bucketCapacity), now});
+    Bucket& b = it->second;
+    b.tokens = std::min<double>(static_cast<double>(options.bucketCapacity),
+                                b.tokens + static_cast<double>(now - b.at) * static_cast<double>(options.refillPerSecond) / 1000.0);
+    b.at = now;
+    if (static_cast<double>(cost) > b.tokens) {
+      *left = b.tokens;
+      return false;
+    }
+    b.tokens -= static_cast<double>(cost);
+    *left = b.tokens;
+    return true;
+  }
+
+  std::int64_t Cost(const graphql::PreparedOperation& op) {
+    return graphql::CalculateCost(op, [&](const graphql::WeighedField& f) {
+      graphql::FieldWeight w{1, 1};
+      if (f.parentType == "Query" && f.fieldName == "customers") {
+        std::int64_t size = options.unboundedPageAssumption;
+        for (const auto& [k, v] : f.args)
+          if ((k == "first" || k == "last") && v.IsInt()) size = std::max<std::int64_t>(0, v.AsInt());
+        w.multiplier = std::max<std::int64_t>(1, size);
+      }
+      return w;
+    });
+  }
+
+  Value CostExtension(std::int64_t cost, double left) const {
+    Value throttle = Value(Value::Object{});
+    throttle.Set("maximumAvailable", static_cast<double>(options.bucketCapacity))
+        .Set("currentlyAvailable", std::floor(left))
+        .Set("restoreRate", static_cast<double>(options.refillPerSecond));
+    Value c = Value(Value::Object{});
+    c.Set("requestedQueryCost", static_cast<double>(cost)).Set("throttleStatus", std::move(throttle));
+    return c;
+  }
+};
+
+GraphQLApi::GraphQLApi(ChatService& service, GraphQLApiOptions options) {
+  auto schema = BuildCustomerSchema();
+  // The schema is a constant of this build: failing to build it is a bug.
+  if (!schema.ok()) std::abort();
+  impl_ = std::make_unique<Impl>(service, std::move(options), std::move(schema).value());
+}
+
+GraphQLApi::~GraphQLApi() = default;
+
+bool GraphQLApi::Owns(std::string_view target) {
+  return target == "/graphql" || target.rfind("/graphql?", 0) == 0;
+}
+
+HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
+  Impl& I = *impl_;
+  if (req.method != "POST") {
+    HttpResponse r = RequestError(405, "GraphQL requests are POST " "/graphql with a JSON body; " + req.method +
+                                           " is not supported", "METHOD_NOT_ALLOWED");
+    r.SetHeader("Allow", "POST");
+    return r;
+  }
+  auto contentType = req.Header("content-type").value_or("");
+  std::string mediaType = contentType.substr(0, contentType.find(';'));
+  mediaType.erase(std::remove(mediaType.begin(), mediaType.end(), ' '), mediaType.end());
+  std::transform(mediaType.begin(), mediaType.end(), mediaType.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (mediaType != "application/json")
+    return RequestError(415, "send the request as Content-Type: application/json (got " +
+                                 (contentType.empty() ? std::string("none") : contentType) + ")",
+                        "BAD_REQUEST");
+  if (req.body.size() > I.options.maxBodyBytes)
+    return RequestError(413, "request body is larger than " + std::to_string(I.options.maxBodyBytes) + " bytes",
+                        "BAD_REQUEST");
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(req.body.data(), req.body.size());
+  if (doc.HasParseError())
+    return RequestError(400, std::string("body is not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()),
+                        "BAD_REQUEST");
+  if (!doc.IsObject()) return RequestError(400, "body must be a JSON object {query, variables?, operationName?}", "BAD_REQUEST");
+  auto q = doc.FindMember("query");
+  if (q == doc.MemberEnd() || !q->value.IsString() || q->value.GetStringLength() == 0)
+    return RequestError(400, "the body carries no query: send {\"query\": \"...\"}", "BAD_REQUEST");
+  std::optional<std::string> operationName;
+  if (auto op = doc.FindMember("operationName"); op != doc.MemberEnd() && !op->value.IsNull()) {
+    if (!op->value.IsString()) return RequestError(400, "operationName must be a string", "BAD_REQUEST");
+    operationName = std::string(op->value.GetString(), op->value.GetStringLength());
+  }
+  Value variables;
+  if (auto v = doc.FindMember("variables"); v != doc.MemberEnd() && !v->value.IsNull()) {
+    if (!v->value.IsObject()) return RequestError(400, "variables must be a JSON object", "BAD_REQUEST");
+    variables = FromJson(v->value);
+  }
+
+  auto parsed = graphql::Parse(std::string_view(q->value.GetString(), q->value.GetStringLength()));
+  if (auto* err = std::get_if<graphql::ResponseError>(&parsed)) {
+    graphql::ExecutionResult r;
+    r.errors.push_back(*err);
+    return Json(400, r.ToJson());
+  }
+  const graphql::Document& document = std::get<graphql::Document>(parsed);
+  if (auto errs = graphql::Validate(I.schema, document); !errs.empty()) {
+    graphql::ExecutionResult r;
+    r.errors = std::move(errs);
+    return Json(400, r.ToJson());
+  }
+  auto prepared = graphql::Prepare(I.schema, document,
+                                   operationName ? std::optional<std::string_view>(*operationName) : std::nullopt,
+                                   variables);
+  if (auto* errs = std::get_if<std::vector<graphql::ResponseError>>(&prepared)) {
+    graphql::ExecutionResult r;
+    r.errors = std::move(*errs);
+    return Json(400, r.ToJson());
+  }
+  const graphql::PreparedOperation& op = std::get<graphql::PreparedOperation>(prepared);
+
+  // Introspection works without credentials; anything reading contact data
+  // needs both headers (spec).
+  ApiContext ctx{&I.service, Principal{}};
+  std::string bucketKey;
+  if (IsIntrospectionOnly(graphql::RootFieldNames(op))) {
+    bucketKey = "ip:" + ClientIp(req, I.options.trustedProxies);
+  } else {
+    auto p = I.service.AuthenticateAppKey(req.Header("x-api-id").value_or(""),
+                                          req.Header("x-api-secret").value_or(""));
+    if (!p.ok())
+      return Json(200, ErrorsBody(p.error().code == ErrorCode::kUnauthenticated
+                                      ? "missing credentials: send the x-api-id and x-api-secret headers"
+                                      : "invalid credentials: x-api-id and x-api-secret do not match a key of that app",
+                                  "UNAUTHENTICATED", true));
+    ctx.principal = *p;
+    bucketKey = "key:" + p->keyId.value_or("");
+  }
+
+  const std::int64_t cost = I.Cost(op);
+  double left = 0;
+  if (!I.Take(bucketKey, cost, &left)) {
+    graphql::ExecutionResult r;
+    r.hasData = true;
+    r.data = Value();
+    const double wait = I.options.refillPerSecond > 0
+                            ? std::ceil((static_cast<double>(cost) - left) / static_cast<double>(I.options.refillPerSecond))
+                            : -1;
+    std::string msg = cost > I.options.bucketCapacity
+                          ? "query cost " + std::to_string(cost) + " exceeds the budget of " +
+                                std::to_string(I.options.bucketCapacity) + ": ask for smaller pages"
+                          : "query cost " + std::to_string(cost) + " exceeds the " +
+                                std::to_string(static_cast<std::int64_t>(left)) + " points left; retry in " +
+                                std::to_string(static_cast<std::int64_t>(wait)) + " s";
+    r.errors.push_back(graphql::ResponseError{msg, {}, std::nullopt, "THROTTLED"});
+    r.extensions.emplace_back("cost", I.CostExtension(cost, left));
+    return Json(200, r.ToJson());
+  }
+  graphql::ExecutionResult result = graphql::Execute(op, &ctx);
+  result.extensions.emplace_back("cost", I.CostExtension(cost, left));
+  return Json(200, result.ToJson());
+}
+
+}  // namespace livechat
