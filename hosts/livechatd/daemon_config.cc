@@ -125,6 +125,56 @@ std::string ApplySecureCookies(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyWebhookRetryDelays(DaemonConfig& c, const std::string& v) {
+  constexpr std::size_t kWaits = 6;  // spec: seven attempts, so six waits
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = v.find(',', start);
+    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    auto ms = ParseDuration(item);
+    if (!ms || *ms <= 0)
+      return "expects " + std::to_string(kWaits) +
+             " comma-separated durations above zero with a unit ms, s, m or h (e.g. 10s,1m,5m,30m,2h,6h); \"" + item +
+             "\" is not one";
+    out.push_back(*ms);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() != kWaits)
+    return "expects exactly " + std::to_string(kWaits) + " durations (the waits before attempts 2 to 7), got " +
+           std::to_string(out.size());
+  c.webhookRetryDelaysMillis = std::move(out);
+  return "";
+}
+
+std::string ApplyWebhookTimeout(DaemonConfig& c, const std::string& v) {
+  auto ms = ParseDuration(v);
+  if (!ms || *ms < 100 || *ms > 600'000) return "expects a duration from 100ms to 10m (e.g. 10s), got \"" + v + "\"";
+  c.webhookTimeoutMillis = *ms;
+  return "";
+}
+
+std::string ApplyWebhookAllowPrivate(DaemonConfig& c, const std::string& v) {
+  auto b = ParseBool(v);
+  if (!b) return "expects true or false, got \"" + v + "\"";
+  c.webhookAllowPrivateTargets = *b;
+  return "";
+}
+
+std::string ApplyWebhookCaFile(DaemonConfig& c, const std::string& v) {
+  // Loaded (and reported if unreadable) when livechatd starts.
+  c.webhookCaFile = v;
+  return "";
+}
+
+std::string ApplyWebhookThreads(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 256, &c.webhookThreads)) return "expects a thread count from 1 to 256, got \"" + v + "\"";
+  return "";
+}
+
 const FlagSpec kFlags[] = {
     {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
@@ -142,6 +192,21 @@ const FlagSpec kFlags[] = {
     {"access-log", "on|off", "on", "one JSON line per request on stderr", false, ApplyAccessLog},
     {"secure-cookies", nullptr, "off", "mark the admin session cookie Secure (serve behind TLS)", false,
      ApplySecureCookies},
+    {"webhook-retry-delays", "D1,...,D6", "10s,1m,5m,30m,2h,6h",
+     "waits before webhook delivery attempts 2 to 7 (units ms, s, m, h); the 7th failure disables the "
+     "subscription",
+     false, ApplyWebhookRetryDelays},
+    {"webhook-timeout", "DURATION", "10s", "a webhook receiver must answer within this (units ms, s, m)", false,
+     ApplyWebhookTimeout},
+    {"webhook-allow-private-targets", nullptr, "off",
+     "let webhook urls reach loopback and private addresses: local development and tests only, never in "
+     "production",
+     false, ApplyWebhookAllowPrivate},
+    {"webhook-ca-file", "PATH", "none", "PEM file of extra CA certificates trusted for webhook receivers (besides "
+     "the system store)",
+     false, ApplyWebhookCaFile},
+    {"webhook-threads", "N", "4", "concurrent webhook deliveries (one per subscription at a time)", false,
+     ApplyWebhookThreads},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {
@@ -169,6 +234,24 @@ std::optional<HostPort> ParseHostPort(const std::string& text) {
   }
   if (hp.host.empty() || !ParseInt(portText, 0, 65535, &hp.port)) return std::nullopt;
   return hp;
+}
+
+std::optional<std::int64_t> ParseDuration(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 12) return std::nullopt;
+  std::int64_t n = 0;
+  std::from_chars(text.data(), text.data() + digits, n);
+  const std::string unit = text.substr(digits);
+  std::int64_t scale = 0;
+  if (unit == "ms") scale = 1;
+  else if (unit == "s") scale = 1000;
+  else if (unit == "m") scale = 60'000;
+  else if (unit == "h") scale = 3'600'000;
+  else return std::nullopt;
+  constexpr std::int64_t kMax = 30LL * 24 * 3'600'000;
+  if (n > kMax / scale) return std::nullopt;
+  return n * scale;
 }
 
 int DefaultThreadCount() {
@@ -247,8 +330,8 @@ std::string DaemonUsage() {
       "  --help       print this text\n"
       "  --version    print the version\n"
       "\n"
-      "Signals: SIGTERM or SIGINT stops accepting, finishes requests in flight,\n"
-      "closes the database and exits 0. See docs/operations.md.\n";
+      "Signals: SIGTERM or SIGINT stops accepting, finishes requests and webhook\n"
+      "sends in flight, closes the database and exits 0. See docs/operations.md.\n";
   return out;
 }
 

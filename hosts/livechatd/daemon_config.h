@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +25,12 @@ struct DaemonConfig {
   std::size_t maxBodyBytes = 1 << 20;
   bool accessLog = true;
   bool secureCookies = false;
+  // Webhook delivery. Six waits after failed attempts 1..6: seven attempts.
+  std::vector<std::int64_t> webhookRetryDelaysMillis{10'000, 60'000, 300'000, 1'800'000, 7'200'000, 21'600'000};
+  std::int64_t webhookTimeoutMillis = 10'000;
+  bool webhookAllowPrivateTargets = false;  // local development and tests only
+  std::string webhookCaFile;                // extra CA certificates (PEM); empty: system store only
+  int webhookThreads = 4;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };
@@ -51,5 +58,9 @@ struct HostPort {
   int port = 0;
 };
 std::optional<HostPort> ParseHostPort(const std::string& text);
+
+// "250ms", "10s", "5m", "2h" -> milliseconds. Empty optional when malformed
+// (no unit, unknown unit, negative, fractional, or beyond 30 days).
+std::optional<std::int64_t> ParseDuration(const std::string& text);
 
 }  // namespace livechatd

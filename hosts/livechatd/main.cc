@@ -1,8 +1,10 @@
 // livechatd: the standalone server. Flags and environment in, one SQLite
-// store, the REST adapter behind cpp-httplib, graceful stop on SIGTERM/SIGINT.
+// store, the REST adapter behind cpp-httplib, the webhook dispatcher on its
+// own threads, graceful stop on SIGTERM/SIGINT.
 #include <signal.h>
 #include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -17,9 +19,11 @@
 #include "daemon_config.h"
 #include "demo_store.h"
 #include "http_bridge.h"
+#include "https_webhook_transport.h"
 #include "livechat/chat_service.h"
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
+#include "livechat/webhooks.h"
 
 #ifndef LIVECHAT_VERSION
 #define LIVECHAT_VERSION "unknown"
@@ -127,6 +131,19 @@ int main(int argc, char** argv) {
   sigaddset(&blocked, SIGTERM);
   sigaddset(&blocked, SIGINT);
   pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+  // A receiver closing its end while OpenSSL writes (SSL_write sends without
+  // MSG_NOSIGNAL) must fail that write, not kill the server.
+  signal(SIGPIPE, SIG_IGN);
+
+  if (cfg.webhookAllowPrivateTargets)
+    std::fprintf(stderr,
+                 "livechatd: WARNING: --webhook-allow-private-targets is on: webhook urls may reach loopback and "
+                 "private addresses. For local development and tests only; never in production.\n");
+  livechatd::HttpsTransportOptions transportOptions;
+  transportOptions.extraCaFile = cfg.webhookCaFile;
+  auto created = livechatd::HttpsWebhookTransport::Create(transportOptions);
+  if (!created.ok()) return Fail(created.error().message + " (--webhook-ca-file)", 1);
+  std::unique_ptr<livechatd::HttpsWebhookTransport> transport = std::move(created).value();
 
   livechat::SqliteOptions sqlite;
   sqlite.path = cfg.dbPath;
@@ -134,8 +151,23 @@ int main(int argc, char** argv) {
   if (!opened.ok()) return Fail("cannot open database " + cfg.dbPath + ": " + opened.error().message, 1);
   std::unique_ptr<livechat::Store> store = std::move(opened).value();
 
+  livechat::DispatcherOptions dispatcherOptions;
+  dispatcherOptions.store = store.get();
+  dispatcherOptions.transport = transport.get();
+  dispatcherOptions.retryDelays.assign(cfg.webhookRetryDelaysMillis.begin(), cfg.webhookRetryDelaysMillis.end());
+  dispatcherOptions.timeoutMillis = cfg.webhookTimeoutMillis;
+  dispatcherOptions.allowPrivateTargets = cfg.webhookAllowPrivateTargets;
+  dispatcherOptions.threads = cfg.webhookThreads;
+  // A lease shorter than a send would let a second sender (or a second
+  // livechatd on the file) send the same delivery while the first waits.
+  dispatcherOptions.leaseMillis =
+      std::max<livechat::Millis>(dispatcherOptions.leaseMillis, 3 * cfg.webhookTimeoutMillis);
+  auto dispatcher = std::make_unique<livechat::WebhookDispatcher>(dispatcherOptions);
+
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = store.get();
+  serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
+  serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
@@ -180,13 +212,19 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
 
     ShutdownWatcher watcher(server);
+    // Deliveries queued before this start (or before a crash) go out now.
+    dispatcher->Start();
     bool clean = server.listen_after_bind();
     if (!clean && watcher.signal() == 0) return Fail("the server loop ended unexpectedly", 1);
   }
-  // The server (and its worker threads) are gone: nothing uses the service,
-  // the adapter or the store any more.
+  // The server (and its worker threads) are gone. Sends in flight finish
+  // (each bounded by --webhook-timeout); a delivery interrupted by a crash
+  // instead is sent again once its lease runs out.
+  dispatcher->Stop();
   rest.reset();
   service.reset();
+  dispatcher.reset();
+  transport.reset();
   store.reset();
   std::fprintf(stderr, "livechatd: stopped\n");
   return 0;

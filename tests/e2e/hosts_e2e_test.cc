@@ -5,9 +5,7 @@
 #include <signal.h>
 
 #include <chrono>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,100 +14,23 @@
 #include <rapidjson/document.h>
 
 #include "e2e/child_process.h"
+#include "e2e/e2e_helpers.h"
 
 namespace {
 
 using namespace std::chrono_literals;
-using e2e::ChildProcess;
+using e2e::Ctl;
+using e2e::Daemon;
+using e2e::ErrorCodeOf;
+using e2e::Keys;
+using e2e::MakeClient;
+using e2e::ParseJson;
 using e2e::RunResult;
+using e2e::Slurp;
+using e2e::StartDaemon;
+using e2e::StopDaemon;
+using e2e::Str;
 using e2e::TempDir;
-
-rapidjson::Document ParseJson(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  INFO("json: " << text);
-  REQUIRE_FALSE(d.HasParseError());
-  return d;
-}
-
-std::string Str(const rapidjson::Value& obj, const char* key) {
-  INFO("key: " << key);
-  REQUIRE(obj.IsObject());
-  auto it = obj.FindMember(key);
-  REQUIRE(it != obj.MemberEnd());
-  REQUIRE(it->value.IsString());
-  return it->value.GetString();
-}
-
-std::set<std::string> Keys(const rapidjson::Value& obj) {
-  std::set<std::string> out;
-  for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) out.insert(it->name.GetString());
-  return out;
-}
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// livechatctl --db DB ARGS...; the command must succeed and print one JSON document.
-rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args) {
-  args.insert(args.begin(), {e2e::HostBinary("livechatctl"), "--db", db});
-  RunResult r = e2e::Run(args);
-  INFO("livechatctl stdout: " << r.out << "\nstderr: " << r.err);
-  REQUIRE(r.exitCode == 0);
-  return ParseJson(r.out);
-}
-
-// A running livechatd, stopped with SIGKILL by ~ChildProcess if a test bails out.
-struct Daemon {
-  std::unique_ptr<ChildProcess> process;
-  int port = 0;
-  std::string stderrPath;
-};
-
-Daemon StartDaemon(const TempDir& dir, const std::string& db, std::vector<std::string> extra = {}) {
-  Daemon d;
-  d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-                          ".log");
-  std::vector<std::string> argv = {e2e::HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
-  REQUIRE(d.process->started());
-  auto line = d.process->WaitForLine("listening on ", 30s);
-  INFO("livechatd stderr: " << Slurp(d.stderrPath));
-  REQUIRE(line.has_value());
-  auto colon = line->rfind(':');
-  REQUIRE(colon != std::string::npos);
-  d.port = std::stoi(line->substr(colon + 1));
-  REQUIRE(d.port > 0);
-  CHECK(line->substr(0, colon) == "listening on 127.0.0.1");
-  return d;
-}
-
-void StopDaemon(Daemon& d) {
-  d.process->Signal(SIGTERM);
-  auto code = d.process->WaitExit(10s);
-  INFO("livechatd stderr: " << Slurp(d.stderrPath));
-  REQUIRE(code.has_value());
-  CHECK(*code == 0);
-}
-
-httplib::Client MakeClient(int port) {
-  httplib::Client cli("127.0.0.1", port);
-  cli.set_tcp_nodelay(true);
-  cli.set_connection_timeout(5);
-  cli.set_read_timeout(10);
-  return cli;
-}
-
-std::string ErrorCodeOf(const std::string& body) {
-  auto doc = ParseJson(body);
-  REQUIRE(doc.HasMember("error"));
-  return Str(doc["error"], "code");
-}
 
 // The list view of a conversation: the spec's 31 fields less the four
 // "Detail only" ones.
@@ -330,7 +251,9 @@ TEST_CASE("host binaries: help, version and usage errors") {
   CHECK(help.exitCode == 0);
   for (const char* env : {"LIVECHAT_DB", "LIVECHAT_LISTEN", "LIVECHAT_DEMO", "LIVECHAT_RATE_LIMIT_KEY",
                           "LIVECHAT_RATE_LIMIT_IP", "LIVECHAT_TRUSTED_PROXY", "LIVECHAT_THREADS",
-                          "LIVECHAT_MAX_BODY"}) {
+                          "LIVECHAT_MAX_BODY", "LIVECHAT_WEBHOOK_RETRY_DELAYS", "LIVECHAT_WEBHOOK_TIMEOUT",
+                          "LIVECHAT_WEBHOOK_ALLOW_PRIVATE_TARGETS", "LIVECHAT_WEBHOOK_CA_FILE",
+                          "LIVECHAT_WEBHOOK_THREADS"}) {
     CAPTURE(env);
     CHECK(help.out.find(env) != std::string::npos);
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the built project into a temporary prefix, builds examples/ against
-# it through find_package(livechat CONFIG) and runs the embedding example.
+# it through find_package(livechat CONFIG), runs the embedding example and the
+# webhook verifier on a known vector.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR [CMAKE]
 set -euo pipefail
 
@@ -22,6 +23,29 @@ test -f "$work/prefix/lib/cmake/livechat/livechatConfig.cmake" || test -f "$work
 out=$("$work/build/embed_inprocess")
 echo "$out"
 case "$out" in
-  *"-> 200"*) echo "install test: ok" ;;
+  *"-> 200"*) ;;
   *) echo "install test: the example did not get a 200 response"; exit 1 ;;
 esac
+
+# A delivery signed outside livechat (Python's hmac, by hand): timestamp
+# 1700000000, secret whsec_example_secret, this exact body without a newline.
+body='{"eventId":"3f1c2d4e-0000-4000-8000-000000000001","type":"message.created","shopId":"shop_example","conversationId":"c_1","occurredAt":"2023-11-14T22:13:20.000Z","data":{"text":"Hi"}}'
+sig=ac829a3a0f6b2ea0209738b9b09f3705335449b703b1005a326a8c7e813d6011
+printf '%s' "$body" >"$work/body.json"
+printf '%s' "${body/Hi/Hi!}" >"$work/tampered.json"
+verify() {  # expected-exit args...
+  local want=$1 got=0
+  shift
+  "$work/build/verify_webhook" "$@" || got=$?
+  if [ "$got" != "$want" ]; then
+    echo "install test: verify_webhook $* exited $got, expected $want"
+    exit 1
+  fi
+}
+verify 0 1700000000 "$sig" whsec_example_secret "$work/body.json" --now 1700000100
+verify 1 1700000000 "$sig" whsec_example_secret "$work/tampered.json" --now 1700000100
+verify 1 1700000000 "$sig" whsec_other_secret "$work/body.json" --now 1700000100
+verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json" --now 1700000400  # 400 s late
+verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json"                    # the real clock: years late
+verify 2 1700000000 "$sig" whsec_example_secret "$work/missing.json"
+echo "install test: ok"

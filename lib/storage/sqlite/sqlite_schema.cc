@@ -349,10 +349,23 @@ constexpr const char* kSchemaV3 = R"sql(
 CREATE INDEX customers_order ON customers(shop_id, created_at, id);
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+// The dispatcher's claim path, per subscription instead of over the whole
+// outbox: its earliest pending delivery, and whether one is leased (in
+// flight). Leased rows are few, so the second index stays tiny. Without them
+// every claim scanned every pending row: a 20,000-delivery backlog (one
+// receiver down for a while) slowed all deliveries to ~40/s.
+constexpr const char* kSchemaV4 = R"sql(
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(shop_id, subscription_id, next_attempt_at)
+  WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(shop_id, subscription_id, lease_until)
+  WHERE state = 'pending' AND lease_until > 0;
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
 }};
 
 }  // namespace

@@ -146,24 +146,26 @@ Result<std::optional<WebhookDelivery>> SqliteQueries::GetDelivery(const std::str
 
 Result<std::vector<WebhookDelivery>> SqliteQueries::ListDueDeliveries(Millis now, int limit) {
   if (limit <= 0) return std::vector<WebhookDelivery>();
-  // The earliest due delivery of each subscription: SQLite returns the row
-  // holding MIN() for the bare columns. One per subscription keeps a slow
-  // endpoint's backlog from filling every sender.
+  // The earliest due delivery of each subscription. One per subscription
+  // keeps a slow endpoint's backlog from filling every sender; a
+  // subscription with a delivery under a live lease (in flight somewhere)
+  // lists nothing, so one delivery per subscription is in flight at a time,
+  // across processes.
   //
-  // Fix: a subscription with a delivery under a live lease is left out
-  // entirely. Before, its *next* due delivery was listed while the first was
-  // in flight, so a second process (or a dispatcher without the in-memory
-  // guard) sent two deliveries to one endpoint at once. The busy set is a
-  // non-correlated subquery: one pass over the pending rows, not one per row.
-  // The unary + keeps the planner on the partial "due" index instead of
-  // walking every delivery ever made in subscription order for the GROUP BY.
+  // Driven by the subscriptions, each probed through the partial indexes of
+  // migration 4: the cost follows the number of subscriptions, not the size
+  // of the backlog. "lease_until > 0" is spelled out so the leased index
+  // applies.
   static const std::string sql =
-      "SELECT id, shop_id, subscription_id, event_id, state, attempts, MIN(next_attempt_at), lease_until, "
-      "last_attempt_at, created_at FROM webhook_deliveries "
-      "WHERE state = 'pending' AND next_attempt_at <= ?1 AND lease_until <= ?1 "
-      "AND (shop_id, subscription_id) NOT IN (SELECT shop_id, subscription_id FROM webhook_deliveries "
-      "WHERE state = 'pending' AND lease_until > ?1) "
-      "GROUP BY +shop_id, +subscription_id ORDER BY 7 LIMIT ?2";
+      "SELECT d.id, d.shop_id, d.subscription_id, d.event_id, d.state, d.attempts, d.next_attempt_at, "
+      "d.lease_until, d.last_attempt_at, d.created_at FROM webhook_subscriptions AS s "
+      "JOIN webhook_deliveries AS d ON d.rid = (SELECT x.rid FROM webhook_deliveries AS x "
+      "WHERE x.shop_id = s.shop_id AND x.subscription_id = s.id AND x.state = 'pending' "
+      "ORDER BY x.next_attempt_at LIMIT 1) "
+      "WHERE d.next_attempt_at <= ?1 AND d.lease_until <= ?1 "
+      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS y WHERE y.shop_id = s.shop_id "
+      "AND y.subscription_id = s.id AND y.state = 'pending' AND y.lease_until > 0 AND y.lease_until > ?1) "
+      "ORDER BY d.next_attempt_at LIMIT ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(now).Add(limit);
   return All<WebhookDelivery>(st, ReadDelivery);
@@ -259,15 +261,15 @@ Result<bool> SqliteQueries::UpdateDelivery(const WebhookDelivery& d) {
 
 Result<bool> SqliteQueries::ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
                                           Millis leaseUntil) {
-  // Fix: also refused while another delivery of the same subscription holds
-  // a live lease (one in flight per subscription, whoever lists what). The
-  // unary + makes the check scan the pending rows (partial index), not the
-  // subscription's whole delivery history, which is never pruned.
+  // Also refused while another delivery of the same subscription holds a
+  // live lease (one in flight per subscription, whoever lists what). The
+  // check seeks the small leased index of migration 4.
   static const std::string sql =
       "UPDATE webhook_deliveries SET lease_until = ?4 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending' "
       "AND next_attempt_at <= ?3 AND lease_until <= ?3 "
-      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS x WHERE x.state = 'pending' AND x.lease_until > ?3 "
-      "AND +x.shop_id = ?2 AND +x.subscription_id = webhook_deliveries.subscription_id)";
+      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS x WHERE x.shop_id = ?2 "
+      "AND x.subscription_id = webhook_deliveries.subscription_id AND x.state = 'pending' AND x.lease_until > 0 "
+      "AND x.lease_until > ?3)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(deliveryId).Add(shopId).Add(now).Add(leaseUntil);
   return RunChanged(st);

@@ -1,0 +1,94 @@
+#include "e2e/e2e_helpers.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+namespace e2e {
+
+using namespace std::chrono_literals;
+
+rapidjson::Document ParseJson(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  INFO("json: " << text);
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
+std::string Str(const rapidjson::Value& obj, const char* key) {
+  INFO("key: " << key);
+  REQUIRE(obj.IsObject());
+  auto it = obj.FindMember(key);
+  REQUIRE(it != obj.MemberEnd());
+  REQUIRE(it->value.IsString());
+  return it->value.GetString();
+}
+
+std::set<std::string> Keys(const rapidjson::Value& obj) {
+  std::set<std::string> out;
+  for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) out.insert(it->name.GetString());
+  return out;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string ErrorCodeOf(const std::string& body) {
+  auto doc = ParseJson(body);
+  REQUIRE(doc.HasMember("error"));
+  return Str(doc["error"], "code");
+}
+
+rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args) {
+  args.insert(args.begin(), {HostBinary("livechatctl"), "--db", db});
+  RunResult r = Run(args);
+  INFO("livechatctl stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exitCode == 0);
+  return ParseJson(r.out);
+}
+
+Daemon StartDaemon(const TempDir& dir, const std::string& db, const std::vector<std::string>& extra) {
+  Daemon d;
+  d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                          ".log");
+  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
+  REQUIRE(d.process->started());
+  auto line = d.process->WaitForLine("listening on ", 30s);
+  INFO("livechatd stderr: " << Slurp(d.stderrPath));
+  REQUIRE(line.has_value());
+  auto colon = line->rfind(':');
+  REQUIRE(colon != std::string::npos);
+  d.port = std::stoi(line->substr(colon + 1));
+  REQUIRE(d.port > 0);
+  CHECK(line->substr(0, colon) == "listening on 127.0.0.1");
+  return d;
+}
+
+void StopDaemon(Daemon& d) {
+  d.process->Signal(SIGTERM);
+  auto code = d.process->WaitExit(10s);
+  INFO("livechatd stderr: " << Slurp(d.stderrPath));
+  REQUIRE(code.has_value());
+  CHECK(*code == 0);
+}
+
+httplib::Client MakeClient(int port) {
+  httplib::Client cli("127.0.0.1", port);
+  cli.set_tcp_nodelay(true);
+  cli.set_connection_timeout(5);
+  cli.set_read_timeout(10);
+  return cli;
+}
+
+}  // namespace e2e

@@ -1,0 +1,43 @@
+// Helpers shared by the end-to-end test files: JSON checks, livechatctl runs,
+// and a livechatd started on a free port. They use doctest's REQUIRE, so a
+// failure stops the calling test case.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+#include <rapidjson/document.h>
+
+#include "e2e/child_process.h"
+
+namespace e2e {
+
+rapidjson::Document ParseJson(const std::string& text);
+// obj[key], which must be a string.
+std::string Str(const rapidjson::Value& obj, const char* key);
+std::set<std::string> Keys(const rapidjson::Value& obj);
+std::string Slurp(const std::string& path);
+// The error.code of an error body.
+std::string ErrorCodeOf(const std::string& body);
+
+// livechatctl --db DB ARGS...; the command must succeed and print one JSON document.
+rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args);
+
+// A running livechatd, stopped with SIGKILL by ~ChildProcess if a test bails out.
+struct Daemon {
+  std::unique_ptr<ChildProcess> process;
+  int port = 0;
+  std::string stderrPath;
+};
+
+// livechatd --db DB --listen 127.0.0.1:0 EXTRA..., once it prints its port.
+Daemon StartDaemon(const TempDir& dir, const std::string& db, const std::vector<std::string>& extra = {});
+// SIGTERM; it must exit 0 within 10 s.
+void StopDaemon(Daemon& d);
+
+httplib::Client MakeClient(int port);
+
+}  // namespace e2e
