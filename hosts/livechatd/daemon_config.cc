@@ -170,6 +170,26 @@ std::string ApplyWebhookCaFile(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyGraphqlListen(DaemonConfig& c, const std::string& v) {
+  auto hp = ParseHostPort(v);
+  if (!hp) return "expects HOST:PORT (e.g. 127.0.0.1:8081), got \"" + v + "\"";
+  c.graphqlHost = hp->host;
+  c.graphqlPort = hp->port;
+  return "";
+}
+
+std::string ApplyGraphqlBucket(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt<std::int64_t>(v, 1, std::int64_t{1} << 40, &c.graphqlBucket))
+    return "expects a number of cost points >= 1, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyGraphqlRefill(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt<std::int64_t>(v, 0, std::int64_t{1} << 40, &c.graphqlRefill))
+    return "expects cost points per second >= 0, got \"" + v + "\"";
+  return "";
+}
+
 std::string ApplyWebhookThreads(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 256, &c.webhookThreads)) return "expects a thread count from 1 to 256, got \"" + v + "\"";
   return "";
@@ -186,7 +206,9 @@ const FlagSpec kFlags[] = {
     {"rate-limit-ip", "N", "300", "requests per minute per source IP", false, ApplyRateIp},
     {"trusted-proxy", "CIDR", "none",
      "peer whose X-Forwarded-For is believed; repeatable (variable: comma-separated)", true, ApplyTrustedProxy},
-    {"threads", "N", "max(8, cores - 1)", "HTTP worker threads (one per connection being served)", false, ApplyThreads},
+    {"threads", "N", "max(64, 8 x cores)",
+     "HTTP worker threads; cpp-httplib holds one per open keep-alive connection, so this bounds concurrent clients",
+     false, ApplyThreads},
     {"max-body", "BYTES", "1048576", "largest request body; larger bodies get 413 PAYLOAD_TOO_LARGE", false,
      ApplyMaxBody},
     {"access-log", "on|off", "on", "one JSON line per request on stderr", false, ApplyAccessLog},
@@ -207,6 +229,13 @@ const FlagSpec kFlags[] = {
      false, ApplyWebhookCaFile},
     {"webhook-threads", "N", "4", "concurrent webhook deliveries (one per subscription at a time)", false,
      ApplyWebhookThreads},
+    {"graphql-listen", "HOST:PORT", "none",
+     "a second listener serving only POST /graphql (it is always served on --listen too)", false,
+     ApplyGraphqlListen},
+    {"graphql-bucket", "N", "20000", "GraphQL query-cost budget per API key (token bucket size)", false,
+     ApplyGraphqlBucket},
+    {"graphql-refill", "N", "1000", "GraphQL cost points restored per second per API key", false,
+     ApplyGraphqlRefill},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {
@@ -256,7 +285,7 @@ std::optional<std::int64_t> ParseDuration(const std::string& text) {
 
 int DefaultThreadCount() {
   int cores = static_cast<int>(std::thread::hardware_concurrency());
-  return std::max(8, cores - 1);
+  return std::max(64, 8 * cores);
 }
 
 ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLookup& getenv) {

@@ -31,6 +31,11 @@ struct DaemonConfig {
   bool webhookAllowPrivateTargets = false;  // local development and tests only
   std::string webhookCaFile;                // extra CA certificates (PEM); empty: system store only
   int webhookThreads = 4;
+  // GraphQL Customer API: POST /graphql on the main listener, and on this one too when set.
+  std::string graphqlHost;
+  int graphqlPort = -1;  // -1: no second listener
+  std::int64_t graphqlBucket = 20'000;
+  std::int64_t graphqlRefill = 1'000;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };
@@ -49,7 +54,9 @@ ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLooku
 // The --help text: every flag with its default and environment variable.
 std::string DaemonUsage();
 
-// The thread pool size when --threads is not given: cpp-httplib's own default.
+// The thread pool size when --threads is not given. cpp-httplib holds a worker
+// thread per keep-alive connection, so this bounds concurrent clients (see
+// bench/RESULTS.md): 64, or 8 per core when that is more.
 int DefaultThreadCount();
 
 // Splits "HOST:PORT" or "[IPv6]:PORT". Empty optional when malformed.

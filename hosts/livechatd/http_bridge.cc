@@ -108,7 +108,8 @@ livechat::HttpRequest ToHttpRequest(const httplib::Request& in) {
   return out;
 }
 
-void InstallBridge(httplib::Server& server, livechat::RestApi& rest, livechat::Store& store,
+void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::GraphQLApi* graphql,
+                   livechat::Store& store,
                    const BridgeOptions& options) {
   server.set_payload_max_length(options.transportMaxBody);
 
@@ -129,14 +130,18 @@ void InstallBridge(httplib::Server& server, livechat::RestApi& rest, livechat::S
     }
   });
 
-  auto serve = [&rest](const httplib::Request& in, httplib::Response& res) {
-    if (!livechat::RestApi::Owns(in.target)) {
+  auto serve = [rest, graphql](const httplib::Request& in, httplib::Response& res) {
+    if (graphql && livechat::GraphQLApi::Owns(in.target)) {
+      CopyResponse(graphql->Handle(ToHttpRequest(in)), res);
+      return;
+    }
+    if (!rest || !livechat::RestApi::Owns(in.target)) {
       std::string path = in.target.substr(0, in.target.find('?'));
       SetJson(res, 404,
               livechat::RestErrorBody({livechat::ErrorCode::kNotFound, "No resource at " + path + "."}));
       return;
     }
-    CopyResponse(rest.Handle(ToHttpRequest(in)), res);
+    CopyResponse(rest->Handle(ToHttpRequest(in)), res);
   };
   // cpp-httplib matches the decoded path against each pattern. This one
   // matches every path, even one with a decoded newline (which ".*" would

@@ -8,6 +8,7 @@
 
 #include <httplib.h>
 
+#include "livechat/graphql_api.h"
 #include "livechat/rest.h"
 #include "livechat/store.h"
 
@@ -20,10 +21,11 @@ struct BridgeOptions {
 };
 
 // Registers /healthz, a catch-all route for every method, the error and
-// exception handlers, and the access logger on `server`. `rest` and `store`
-// must outlive the server.
-void InstallBridge(httplib::Server& server, livechat::RestApi& rest, livechat::Store& store,
-                   const BridgeOptions& options);
+// exception handlers, and the access logger on `server`. `rest` may be null
+// (a GraphQL-only listener); `graphql` may be null. Both and `store` must
+// outlive the server.
+void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::GraphQLApi* graphql,
+                   livechat::Store& store, const BridgeOptions& options);
 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);

@@ -184,6 +184,12 @@ int main(int argc, char** argv) {
   restOptions.secureCookies = cfg.secureCookies;
   for (const auto& text : cfg.trustedProxies) restOptions.trustedProxies.push_back(*livechat::Cidr::Parse(text));
   auto rest = std::make_unique<livechat::RestApi>(*service, restOptions);
+  livechat::GraphQLApiOptions graphqlOptions;
+  graphqlOptions.maxBodyBytes = cfg.maxBodyBytes;
+  graphqlOptions.bucketCapacity = cfg.graphqlBucket;
+  graphqlOptions.refillPerSecond = cfg.graphqlRefill;
+  graphqlOptions.trustedProxies = restOptions.trustedProxies;
+  auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
 
   int port = 0;
   {
@@ -194,8 +200,34 @@ int main(int argc, char** argv) {
     server.set_keep_alive_max_count(1000);
     const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-    livechatd::InstallBridge(server, *rest, *store,
+    livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
                              {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+
+    // --graphql-listen: a second listener with the GraphQL endpoint only.
+    httplib::Server graphqlServer;
+    std::thread graphqlThread;
+    if (cfg.graphqlPort >= 0) {
+      graphqlServer.set_tcp_nodelay(true);
+      graphqlServer.set_keep_alive_max_count(1000);
+      graphqlServer.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+      livechatd::InstallBridge(graphqlServer, nullptr, graphql.get(), *store,
+                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+      int gport = cfg.graphqlPort == 0 ? graphqlServer.bind_to_any_port(cfg.graphqlHost)
+                                       : (graphqlServer.bind_to_port(cfg.graphqlHost, cfg.graphqlPort) ? cfg.graphqlPort : -1);
+      if (gport < 0) return Fail("cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql)", 1);
+      std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
+      graphqlThread = std::thread([&graphqlServer] { graphqlServer.listen_after_bind(); });
+    }
+    struct StopSecond {
+      httplib::Server& s;
+      std::thread& t;
+      ~StopSecond() {
+        if (t.joinable()) {
+          s.stop();
+          t.join();
+        }
+      }
+    } stopSecond{graphqlServer, graphqlThread};
 
     if (cfg.port == 0) {
       port = server.bind_to_any_port(cfg.host);
@@ -222,6 +254,7 @@ int main(int argc, char** argv) {
   // instead is sent again once its lease runs out.
   dispatcher->Stop();
   rest.reset();
+  graphql.reset();
   service.reset();
   dispatcher.reset();
   transport.reset();
