@@ -11,10 +11,26 @@ LIVECHAT_PACKAGES=(
   doctest-dev
 )
 
+# Only the test suite needs these: python3 (the install test signs a vector
+# with its hmac module), clang with its libFuzzer runtime (the GraphQL parser
+# fuzz target), and Node.js with npm (graphql-js, the reference client).
+LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev)
+
+livechat_install_test_deps() {
+  local extra=("${LIVECHAT_TEST_PACKAGES[@]}")
+  # Node may come from another source than Debian's packages: only the
+  # commands matter.
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    extra+=(nodejs npm)
+  fi
+  livechat_install_deps "${extra[@]}"
+}
+
+# Installs LIVECHAT_PACKAGES plus any package names given as arguments.
 livechat_install_deps() {
   local missing=()
   local pkg
-  for pkg in "${LIVECHAT_PACKAGES[@]}"; do
+  for pkg in "${LIVECHAT_PACKAGES[@]}" "$@"; do
     # The dpkg -s status, read whole (a `| grep -q` could SIGPIPE under
     # pipefail); a removed package whose config files remain is missing.
     local status
