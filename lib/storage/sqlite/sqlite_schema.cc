@@ -361,11 +361,30 @@ CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(shop_id, subscripti
   WHERE state = 'pending' AND lease_until > 0;
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+// The number of customers of each shop (GraphQL's totalCount on every page),
+// kept by triggers in the same transaction as the insert or delete, so it is
+// exact without counting 100,000 rows per request (measured in bench/RESULTS.md).
+constexpr const char* kSchemaV5 = R"sql(
+CREATE TABLE shop_customer_counts (
+  shop_id TEXT PRIMARY KEY,
+  n INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO shop_customer_counts (shop_id, n) SELECT shop_id, COUNT(*) FROM customers GROUP BY shop_id;
+CREATE TRIGGER customers_count_insert AFTER INSERT ON customers BEGIN
+  INSERT INTO shop_customer_counts (shop_id, n) VALUES (NEW.shop_id, 1)
+    ON CONFLICT (shop_id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER customers_count_delete AFTER DELETE ON customers BEGIN
+  UPDATE shop_customer_counts SET n = n - 1 WHERE shop_id = OLD.shop_id;
+END;
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
+    {5, kSchemaV5},
 }};
 
 }  // namespace
