@@ -1,6 +1,10 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <limits>
 
 #include "livechat/json_codec.h"
@@ -153,7 +157,7 @@ Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
   livechat::InboundMessageInput in;
   in.channel = Opt(a, "channel").value_or("online_store");
   if (!livechat::IsKnownChannel(in.channel))
-    return UsageError("--channel must be one of online_store, email, facebook, instagram, whatsapp");
+    return UsageError("--channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
   in.customerName = Opt(a, "customer-name");
   in.customerEmail = Opt(a, "customer-email");
   in.customerPhone = Opt(a, "customer-phone");
@@ -187,6 +191,84 @@ Outcome Demo(ChatService& service, const ParsedArgs& a) {
   auto shop = service.GetShop(created->key.shopId);
   if (!shop.ok()) return Failed(shop.error());
   return Ok("{\"shop\":" + livechat::ToJson(*shop) + ",\"key\":" + CreatedKeyJson(*created) + "}");
+}
+
+Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
+  const std::string& path = Req(a, "file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return UsageError("cannot read --file " + path);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  auto result = service.ImportCatalog(Principal::System(Req(a, "store")), buf.str());
+  if (!result.ok()) return Failed(result.error());
+  std::string out = "{\"storeId\":";
+  livechat::AppendJsonString(out, Req(a, "store"));
+  out += ",\"written\":{";
+  bool first = true;
+  for (const auto& [kind, n] : result->written) {
+    if (!first) out += ",";
+    first = false;
+    livechat::AppendJsonString(out, kind);
+    out += ":" + std::to_string(n);
+  }
+  out += std::string("},\"sizeChart\":") + (result->sizeChart ? "true" : "false") +
+         ",\"loyaltyProgram\":" + (result->loyaltyProgram ? "true" : "false") +
+         ",\"settings\":" + (result->settings ? "true" : "false") + "}";
+  return Ok(out);
+}
+
+Outcome SettingsShow(ChatService& service, const ParsedArgs& a) {
+  auto s = service.GetAiSettings(Principal::System(Req(a, "store")));
+  if (!s.ok()) return Failed(s.error());
+  return Ok(livechat::ToJson(*s));
+}
+
+// --set "trainingData.products=on,skills.sizeGuide=off,loyaltyPartner=Smile.io"
+Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
+  std::map<std::string, std::string> sections;  // section -> "k":v,...
+  std::string loyalty;
+  const std::string& text = Req(a, "set");
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    auto eq = item.find('=');
+    if (eq == std::string::npos) return UsageError("--set expects NAME=VALUE pairs, got \"" + item + "\"");
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (name == "loyaltyPartner") {
+      loyalty = value == "none" ? "null" : [&] {
+        std::string q;
+        livechat::AppendJsonString(q, value);
+        return q;
+      }();
+      continue;
+    }
+    auto dot = name.find('.');
+    std::string section = dot == std::string::npos ? "" : name.substr(0, dot);
+    std::string key = dot == std::string::npos ? "" : name.substr(dot + 1);
+    static const std::map<std::string, std::vector<std::string>> kKnown = {
+        {"trainingData", {"products", "collections", "discounts"}},
+        {"skills", {"sizeGuide", "orderTracking", "afterSaleSupport", "humanAgentTransfer"}}};
+    auto sec = kKnown.find(section);
+    if (sec == kKnown.end() || std::find(sec->second.begin(), sec->second.end(), key) == sec->second.end())
+      return UsageError("unknown setting \"" + name +
+                        "\" (trainingData.products|collections|discounts, skills.sizeGuide|orderTracking|"
+                        "afterSaleSupport|humanAgentTransfer, loyaltyPartner)");
+    if (value != "on" && value != "off") return UsageError(name + " takes on or off, got \"" + value + "\"");
+    std::string& body = sections[section];
+    if (!body.empty()) body += ",";
+    body += "\"" + key + "\":" + (value == "on" ? "true" : "false");
+  }
+  std::string patch = "{";
+  for (const auto& [section, body] : sections) patch += (patch.size() > 1 ? "," : "") + ("\"" + section + "\":{" + body + "}");
+  if (!loyalty.empty()) patch += std::string(patch.size() > 1 ? "," : "") + "\"loyaltyPartner\":" + loyalty;
+  patch += "}";
+  if (patch == "{}") return UsageError("--set names no setting");
+  auto s = service.UpdateAiSettings(Principal::System(Req(a, "store")), patch);
+  if (!s.ok()) return Failed(s.error());
+  return Ok(livechat::ToJson(*s));
 }
 
 const FlagDef kStore{"store", true, true, "store id (from `store create`)"};
@@ -237,7 +319,7 @@ const std::vector<Command>& Commands() {
        MemberCreate},
       {{"conversation", "start"},
        {kStore,
-        {"channel", true, false, "online_store|email|facebook|instagram|whatsapp (default online_store)"},
+        {"channel", true, false, "online_store|email|facebook|instagram|whatsapp|playground (default online_store)"},
         {"customer-name", true, false, "customer name"},
         {"customer-email", true, false, "customer email (the same email is the same contact)"},
         {"customer-phone", true, false, "customer phone"},
@@ -253,6 +335,19 @@ const std::vector<Command>& Commands() {
         {"messages-per-conversation", true, false, "messages in each (default 0)"}},
        "bulk-create conversations and messages (benchmarks)",
        Seed},
+      {{"catalog", "import"},
+       {kStore, {"file", true, true, "catalog JSON file (format: docs/mcp.md)"}},
+       "load products, FAQs, collections, discounts, orders, knowledge, size chart and loyalty (upsert by id; all "
+       "or nothing)",
+       CatalogImport},
+      {{"settings", "show"}, {kStore}, "print the AI settings (the tool server's switches)", SettingsShow},
+      {{"settings", "set"},
+       {kStore,
+        {"set", true, true,
+         "comma-separated NAME=VALUE: trainingData.products|collections|discounts=on|off, "
+         "skills.sizeGuide|orderTracking|afterSaleSupport|humanAgentTransfer=on|off, loyaltyPartner=NAME|none"}},
+       "change AI settings switches; the tool server applies them on its next request",
+       SettingsSet},
       {{"demo"},
        {{"name", true, false, "store name (default \"Demo Store\")"}},
        "create a demo store with data and a key with every permission",

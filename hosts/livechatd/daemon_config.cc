@@ -1,5 +1,7 @@
 #include "daemon_config.h"
 
+#include <functional>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -80,23 +82,30 @@ std::string ApplyRateIp(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
-std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
-  // The environment form is a comma-separated list; a flag holds one CIDR
-  // but accepting commas there too costs nothing.
+// Calls `add` for each non-blank comma-separated item (trimmed); the first
+// error it returns stops the walk. A flag holds one item, its environment
+// form a list, and accepting commas in both costs nothing.
+std::string ForEachListItem(const std::string& v, const std::function<std::string(const std::string&)>& add) {
   std::size_t start = 0;
   while (start <= v.size()) {
     std::size_t comma = v.find(',', start);
     std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) {
-      if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
-      c.trustedProxies.push_back(item);
-    }
+    if (!item.empty())
+      if (std::string err = add(item); !err.empty()) return err;
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return "";
+}
+
+std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
+  return ForEachListItem(v, [&](const std::string& item) -> std::string {
+    if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
+    c.trustedProxies.push_back(item);
+    return "";
+  });
 }
 
 std::string ApplyThreads(DaemonConfig& c, const std::string& v) {
@@ -190,6 +199,15 @@ std::string ApplyGraphqlRefill(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyMcpOrigin(DaemonConfig& c, const std::string& v) {
+  return ForEachListItem(v, [&](const std::string& item) -> std::string {
+    if (item.rfind("http://", 0) != 0 && item.rfind("https://", 0) != 0)
+      return "expects an origin like https://agent.example.com, got \"" + item + "\"";
+    c.mcpAllowedOrigins.push_back(item);
+    return "";
+  });
+}
+
 std::string ApplyWebhookThreads(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 256, &c.webhookThreads)) return "expects a thread count from 1 to 256, got \"" + v + "\"";
   return "";
@@ -236,6 +254,10 @@ const FlagSpec kFlags[] = {
      ApplyGraphqlBucket},
     {"graphql-refill", "N", "1000", "GraphQL cost points restored per second per API key", false,
      ApplyGraphqlRefill},
+    {"mcp-allowed-origin", "ORIGIN", "none",
+     "browser origin allowed to call POST /mcp (requests without Origin always are); repeatable (variable: "
+     "comma-separated)",
+     true, ApplyMcpOrigin},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {

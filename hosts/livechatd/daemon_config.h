@@ -36,6 +36,9 @@ struct DaemonConfig {
   int graphqlPort = -1;  // -1: no second listener
   std::int64_t graphqlBucket = 20'000;
   std::int64_t graphqlRefill = 1'000;
+  // Tool server (POST /mcp): browser origins allowed (requests without an
+  // Origin header, i.e. server-side agents, always are).
+  std::vector<std::string> mcpAllowedOrigins;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

@@ -17,6 +17,9 @@
 #include "livechat/principal.h"
 
 namespace livechatd {
+
+extern const char* const kSampleCatalog;  // examples/catalog/sample_catalog.json, compiled in
+
 namespace {
 
 constexpr const char* kDemoShopName = "Demo Store";
@@ -106,6 +109,20 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
   auto created = service.CreateDemo(kDemoShopName);
   if (!created.ok()) return created.take_error();
   DemoStore demo{created->key.shopId, kDemoShopName, created->secret, true};
+  // The AI agent's side of the demo: the sample catalog, every tool switched
+  // on (so /mcp lists all of them), and a playground conversation.
+  const auto system = livechat::Principal::System(demo.shopId);
+  if (auto imported = service.ImportCatalog(system, kSampleCatalog); !imported.ok()) return imported.take_error();
+  if (auto ai = service.UpdateAiSettings(
+          system, R"({"trainingData":{"products":true,"collections":true,"discounts":true},)"
+                  R"("skills":{"sizeGuide":true},"loyaltyPartner":"Smile.io"})");
+      !ai.ok())
+    return ai.take_error();
+  livechat::InboundMessageInput playground;
+  playground.channel = "playground";
+  playground.customerName = "Playground tester";
+  playground.text = "Hi! Does the merino crew sweater come in navy, and is it itchy?";
+  if (auto conv = service.ReceiveInbound(system, playground); !conv.ok()) return conv.take_error();
   if (auto shop = service.GetShop(demo.shopId); shop.ok()) demo.shopName = shop->name;
   if (!inMemory) LC_RETURN_IF_ERROR(WriteMarker(markerPath, Marker{demo.shopId, demo.apiKey}));
   return demo;

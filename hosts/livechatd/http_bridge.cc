@@ -130,7 +130,11 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
     }
   });
 
-  auto serve = [rest, graphql](const httplib::Request& in, httplib::Response& res) {
+  auto serve = [rest, graphql, mcp = options.mcp](const httplib::Request& in, httplib::Response& res) {
+    if (mcp && livechat::McpServer::Owns(in.target)) {
+      CopyResponse(mcp->Handle(ToHttpRequest(in)), res);
+      return;
+    }
     if (graphql && livechat::GraphQLApi::Owns(in.target)) {
       CopyResponse(graphql->Handle(ToHttpRequest(in)), res);
       return;

@@ -9,6 +9,7 @@
 #include <httplib.h>
 
 #include "livechat/graphql_api.h"
+#include "livechat/mcp.h"
 #include "livechat/rest.h"
 #include "livechat/store.h"
 
@@ -18,6 +19,8 @@ struct BridgeOptions {
   bool accessLog = true;
   // cpp-httplib refuses larger bodies itself (413, before reading them).
   std::size_t transportMaxBody = 0;
+  // The tool server at /mcp; null: not served on this listener.
+  livechat::McpServer* mcp = nullptr;
 };
 
 // Registers /healthz, a catch-all route for every method, the error and

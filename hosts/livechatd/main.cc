@@ -190,6 +190,11 @@ int main(int argc, char** argv) {
   graphqlOptions.refillPerSecond = cfg.graphqlRefill;
   graphqlOptions.trustedProxies = restOptions.trustedProxies;
   auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
+  livechat::McpOptions mcpOptions;
+  mcpOptions.maxBodyBytes = cfg.maxBodyBytes;
+  mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
+  mcpOptions.serverVersion = LIVECHAT_VERSION;
+  auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
 
   int port = 0;
   {
@@ -201,7 +206,7 @@ int main(int argc, char** argv) {
     const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
-                             {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+                             {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, mcp.get()});
 
     // --graphql-listen: a second listener with the GraphQL endpoint only.
     httplib::Server graphqlServer;
@@ -254,6 +259,7 @@ int main(int argc, char** argv) {
   // instead is sent again once its lease runs out.
   dispatcher->Stop();
   rest.reset();
+  mcp.reset();
   graphql.reset();
   service.reset();
   dispatcher.reset();

@@ -10,14 +10,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "livechat/address_policy.h"
 #include "livechat/channel_sender.h"
 #include "livechat/clock.h"
+#include "livechat/knowledge.h"
 #include "livechat/model.h"
 #include "livechat/principal.h"
 #include "livechat/random.h"
@@ -96,6 +99,14 @@ struct SendMessageInput {
   std::optional<std::string> memberId;
   bool isNote = false;
   bool asCustomer = false;
+  // A reply from the AI agent (the tool server's send_message): senderType
+  // "bot", isBot; the conversation becomes isChatBot and hasChatBot. memberId
+  // is not needed.
+  bool asBot = false;
+  // With asBot: the AI agent hands the conversation to a person
+  // (human_agent_transfer): isTransfer, and the conversation is no longer
+  // isChatBot.
+  bool isTransfer = false;
 };
 
 // A conversation read together with the datastore it came from (meta.source).
@@ -177,6 +188,26 @@ struct UpdateWebhookInput {
   std::optional<std::string> url;
   std::optional<std::string> metadataJson;
 };
+// ---- Store knowledge and the AI agent ----
+struct CatalogImportResult {
+  std::map<std::string, std::int64_t> written;  // kind -> records written (inserted or replaced)
+  bool sizeChart = false, loyaltyProgram = false, settings = false;
+};
+// An after-sale request (customer_support): stored, and shown to agents as
+// an internal note in the conversation.
+struct SupportRequestInput {
+  std::optional<std::string> type;         // return | refund | cancel | edit
+  std::optional<std::string> orderNumber;  // must name an order of the store
+  std::optional<std::string> reason;       // required, up to 1000 characters
+  std::optional<std::string> details;      // up to 5000 characters
+};
+struct SetupStatus {
+  std::vector<std::pair<std::string, bool>> checklist;  // step -> done, in display order
+  std::int64_t trainingCount = 0;   // knowledge entries + product FAQ entries
+  std::int64_t scenarioCount = 0;
+  std::vector<std::string> enabledSkills;
+};
+
 struct LoginResult {
   std::string token;  // cookie value, returned once
   AdminSession session;
@@ -298,6 +329,56 @@ class ChatService {
   // The legacy endpoints' credential: a subscription's own whsec_ secret.
   // Missing: UNAUTHENTICATED; wrong: INVALID_API_KEY.
   Result<std::pair<Principal, WebhookSubscription>> AuthenticateWebhookSecret(const std::string& secret);
+
+  // ---- Store knowledge and the AI agent (chat_service_knowledge.cc) ----
+  // The tool server reads these; any key of the store may read knowledge
+  // (which tools are offered is the tool server's gating, not a permission).
+  //
+  // Loads a catalog file (docs/mcp.md, "Catalog format"), all or nothing:
+  // one invalid record refuses the whole file with INVALID_PARAMS naming it.
+  // Records are upserted by id. Operator only.
+  Result<CatalogImportResult> ImportCatalog(const Principal& p, std::string_view json);
+  Result<AiSettings> GetAiSettings(const Principal& p);
+  // `patchJson` names some switches ({"skills": {"sizeGuide": true}, ...});
+  // the others are kept. Operator, or a key with "Manage all settings".
+  Result<AiSettings> UpdateAiSettings(const Principal& p, std::string_view patchJson);
+  // Best first; an empty query or one without words is INVALID_PARAMS.
+  Result<std::vector<CatalogHit>> SearchCatalog(const Principal& p, const std::string& kind, std::string_view query,
+                                                int limit);
+  Result<CatalogItem> GetCatalogItem(const Principal& p, const std::string& kind, const std::string& id);
+  // In id order; children of `parentId` when not empty.
+  Result<std::vector<CatalogItem>> ListCatalogItems(const Principal& p, const std::string& kind,
+                                                    const std::string& parentId, int limit);
+  // By order number ("#1001" or "1001") or by tracking number; NOT_FOUND
+  // when neither matches. When `email` is given it must match the order's.
+  Result<CatalogItem> FindOrder(const Principal& p, const std::optional<std::string>& orderNumber,
+                                const std::optional<std::string>& trackingNumber,
+                                const std::optional<std::string>& email);
+  // "size_chart" or "loyalty_program"; empty when the store has none.
+  Result<std::optional<std::string>> GetKnowledgeDocument(const Principal& p, const std::string& name);
+  Result<std::optional<std::string>> GetCart(const Principal& p, const std::string& conversationId);
+  // Stores the cart of a conversation (its JSON built by the caller).
+  Status PutCart(const Principal& p, const std::string& conversationId, const std::string& cartJson);
+  // "Manage knowledge and training". Question up to 500, answer up to 5000 characters.
+  Result<CatalogItem> CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,
+                                           const std::optional<std::string>& answer);
+  Result<CatalogItem> CreateSupportRequest(const Principal& p, const std::string& conversationId,
+                                           const SupportRequestInput& in);
+  // The tool server's update_tags: replaces the whole list. Each tag is cut
+  // to 50 characters, blanks and repeats dropped, at most 100 kept.
+  Result<std::vector<std::string>> ReplaceTags(const Principal& p, const std::string& id,
+                                               const std::vector<std::string>& tags);
+  // Public settings by area: widget, assistant, training, skills (JSON
+  // object). Reading needs "Read settings" or a settings-write permission;
+  // writing the widget area "Manage widget settings" or "Manage all
+  // settings", the others "Manage all settings". A patch names some fields.
+  Result<std::string> GetSettingsArea(const Principal& p, const std::string& area);
+  Result<std::string> UpdateSettingsArea(const Principal& p, const std::string& area, std::string_view patchJson);
+  // "Read setup status".
+  Result<SetupStatus> GetSetupStatus(const Principal& p);
+  // The AI playground's test conversations (channel "playground"), newest
+  // activity first. `limit` >= 1 with no maximum (spec: list_conversations).
+  Result<std::vector<Conversation>> ListPlaygroundConversations(const Principal& p, std::int64_t limit);
 
  private:
   ServiceOptions options_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "livechat/knowledge.h"
 #include "livechat/model.h"
 
 namespace livechat {
@@ -30,6 +31,9 @@ std::string ToJson(const TypingState& t);
 // An API key's public view (never the secret or its hash).
 std::string ToJson(const ApiKey& k);
 std::string ToJson(const Shop& s);
+// {"trainingData":{products,collections,discounts},"skills":{sizeGuide,
+// orderTracking,afterSaleSupport,humanAgentTransfer},"loyaltyPartner":null|name}
+std::string ToJson(const AiSettings& s);
 // A webhook subscription as the spec's table: the secret is included (create
 // and list return it); lastDelivery* keys appear only after the first attempt.
 std::string ToJson(const WebhookSubscription& s);

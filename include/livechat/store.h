@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "livechat/knowledge.h"
 #include "livechat/model.h"
 #include "livechat/result.h"
 
@@ -32,7 +33,7 @@ struct ConversationKey {
 struct ConversationQuery {
   std::string shopId;
   std::optional<std::string> status;           // open | resolved
-  std::optional<std::string> channel;          // the channel it started on
+  std::optional<std::string> channel;          // the channel it started on; unset: all but "playground"
   std::optional<std::string> assigneeId;       // memberId equals
   bool unassignedOnly = false;                 // memberId IS NULL
   std::optional<bool> isRead;
@@ -161,6 +162,27 @@ class StoreReader {
     std::optional<Millis> oldestDueAt;
   };
   virtual Result<OutboxStats> GetOutboxStats() = 0;
+
+  // ---- Store knowledge (livechat/knowledge.h) ----
+  virtual Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
+                                                            const std::string& id) = 0;
+  // By one of the lookup keys the item was stored with (exact match).
+  virtual Result<std::optional<CatalogItem>> FindCatalogItemByKey(const std::string& shopId, const std::string& kind,
+                                                                  const std::string& key) = 0;
+  // In id order, strictly after `afterId` when given; only children of
+  // `parentId` when it is not empty.
+  virtual Result<std::vector<CatalogItem>> ListCatalogItems(const std::string& shopId, const std::string& kind,
+                                                            const std::string& parentId, const std::string& afterId,
+                                                            int limit) = 0;
+  // Full-text search over title and body (SQLite FTS5, BM25 ranking with
+  // the title weighted above the body), best first. `terms` are plain words;
+  // an item matches when it contains any of them. No terms: no hits.
+  virtual Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
+                                                        const std::vector<std::string>& terms, int limit) = 0;
+  virtual Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) = 0;
+  // A per-store JSON document by name (AI settings, size chart, loyalty
+  // program, settings areas). Empty when never written.
+  virtual Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) = 0;
 };
 
 class StoreWriter : public StoreReader {
@@ -232,6 +254,14 @@ class StoreWriter : public StoreReader {
                                                        const std::string& subscriptionId) = 0;
   // Appends to the attempt log, keeping the newest `keep` of that subscription.
   virtual Status InsertAttempt(const DeliveryAttempt& a, int keep) = 0;
+
+  // ---- Store knowledge ----
+  // Inserts or replaces the item (shopId, kind, id) with its search text and
+  // its lookup keys (replacing the old keys).
+  virtual Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) = 0;
+  // Also removes its keys and its children (items whose parentId is its id).
+  virtual Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) = 0;
+  virtual Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) = 0;
 };
 
 // Thread-safe.

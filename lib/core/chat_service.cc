@@ -172,7 +172,7 @@ Result<Page<Conversation>> ChatService::ListConversations(const Principal& p, co
   }
   if (f.channel) {
     if (!IsKnownChannel(*f.channel))
-      return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp");
+      return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
     q.channel = f.channel;
   }
   if (f.assigneeId) {

@@ -342,7 +342,10 @@ Result<CreatedKey> ChatService::CreateDemo(const std::string& shopName) {
   }
   CreateKeyInput key;
   key.name = "Demo key";
-  key.permissions = kPermReadConversations | kPermManageConversations | kPermReadCustomers;
+  // Every permission, so the demo shows every surface (the tool server's
+  // admin tools included).
+  key.permissions = kPermReadConversations | kPermManageConversations | kPermReadCustomers | kPermReadSetupStatus |
+                    kPermReadSettings | kPermManageWidgetSettings | kPermManageAllSettings | kPermManageKnowledge;
   return CreateApiKey(sys, key);
 }
 

@@ -18,6 +18,16 @@ Event TagsEvent(Random& random, const Conversation& c, Millis now) {
                JsonObject().StrArray("tags", c.tags).Done()};
 }
 
+// Writes the conversation's new tag list and its tags_updated event.
+Result<std::vector<std::string>> SaveTags(StoreWriter& w, Random& random, Conversation& c, Millis now) {
+  c.updatedAt = now;
+  LC_RETURN_IF_ERROR(w.ReplaceConversationTags(c.shopId, c.id, c.tags));
+  LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+  if (!ok) return NotFound("conversation");
+  LC_RETURN_IF_ERROR(EmitEvent(w, random, TagsEvent(random, c, now)));
+  return c.tags;
+}
+
 }  // namespace
 
 Result<std::vector<TagCount>> ChatService::ListTagCatalog(const Principal& p) {
@@ -49,12 +59,31 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
       changed = true;
     }
     if (!changed) return c.tags;  // nothing new: no write, no event
-    c.updatedAt = now;
-    LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
-    if (!ok) return NotFound("conversation");
-    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, TagsEvent(*random_, c, now)));
-    return c.tags;
+    return SaveTags(w, *random_, c, now);
+  });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
+}
+
+Result<std::vector<std::string>> ChatService::ReplaceTags(const Principal& p, const std::string& id,
+                                                          const std::vector<std::string>& tags) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  constexpr std::size_t kToolTagMax = 50, kToolTagsKept = 100;  // spec, Limits: tool update_tags
+  std::vector<std::string> kept;
+  for (const auto& t : tags) {
+    if (!ValidUtf8(t)) return Invalid("tags must be valid UTF-8");
+    std::string cut = TruncateCodePoints(Trim(t), kToolTagMax);
+    std::string_view trimmed = Trim(cut);
+    if (trimmed.empty() || std::find(kept.begin(), kept.end(), trimmed) != kept.end()) continue;
+    kept.emplace_back(trimmed);
+    if (kept.size() == kToolTagsKept) break;
+  }
+  const Millis now = clock_->NowMillis();
+  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    if (c.tags == kept) return c.tags;  // unchanged: no write, no event
+    c.tags = kept;
+    return SaveTags(w, *random_, c, now);
   });
   if (out.ok()) NotifyEventsQueued();
   return out;
@@ -69,12 +98,7 @@ Result<std::vector<std::string>> ChatService::RemoveTag(const Principal& p, cons
     auto it = std::find(c.tags.begin(), c.tags.end(), tag);
     if (it == c.tags.end()) return c.tags;  // absent: a no-op, so the call is idempotent
     c.tags.erase(it);
-    c.updatedAt = now;
-    LC_RETURN_IF_ERROR(w.ReplaceConversationTags(p.shopId, c.id, c.tags));
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
-    if (!ok) return NotFound("conversation");
-    LC_RETURN_IF_ERROR(EmitEvent(w, *random_, TagsEvent(*random_, c, now)));
-    return c.tags;
+    return SaveTags(w, *random_, c, now);
   });
   if (out.ok()) NotifyEventsQueued();
   return out;

@@ -91,7 +91,9 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
   LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
   std::optional<std::string> memberId = in.memberId;
   if (!memberId && p.memberId) memberId = p.memberId;  // an inbox session replies as itself
-  if (!in.asCustomer && (!memberId || memberId->empty()))
+  if (in.asBot && (in.asCustomer || in.isNote)) return Invalid("a bot reply is neither a customer message nor a note");
+  if (in.isTransfer && !in.asBot) return Invalid("only the AI agent hands a conversation over");
+  if (!in.asCustomer && !in.asBot && (!memberId || memberId->empty()))
     return Invalid("memberId is required unless asCustomer is true");
   const Millis now = clock_->NowMillis();
 
@@ -122,6 +124,19 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
       c.lastCustomerMessageAt = now;
       c.isRead = false;
       c.isCustomerRead = true;
+      c.lastMessage = LastMessage{m.text, m.senderType, now};
+      c.lastActive = now;
+    } else if (in.asBot) {
+      LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
+      m.senderType = "bot";
+      m.senderName = "AI assistant";
+      m.isBot = true;
+      m.isAdmin = true;
+      m.isAutomated = true;
+      m.isTransfer = in.isTransfer;
+      c.hasChatBot = true;
+      c.isChatBot = !in.isTransfer;  // a transfer lets go; any other reply takes (or keeps) the conversation
+      c.isCustomerRead = false;
       c.lastMessage = LastMessage{m.text, m.senderType, now};
       c.lastActive = now;
     } else {
@@ -166,7 +181,8 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
   NotifyEventsQueued();
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
-  if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store") {
+  if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store" &&
+      sent.conversation.channel != "playground") {
     Status st = sender_->Deliver(sent.conversation, sent.customer ? &*sent.customer : nullptr, sent.message);
     (void)st;  // logged by the sender; the message stands
   }
@@ -176,7 +192,7 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
 Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (!IsKnownChannel(in.channel))
-    return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp");
+    return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
   LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
   if (in.customerName) LC_RETURN_IF_ERROR(CheckText(in.customerName, "customerName", 255));
   if (in.customerEmail) LC_RETURN_IF_ERROR(CheckText(in.customerEmail, "customerEmail", 254));

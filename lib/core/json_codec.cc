@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/catalog_format.h"
 #include "livechat/clock.h"
 
 namespace livechat {
@@ -367,5 +368,7 @@ std::string ToJson(const DeliveryAttempt& a) {
       .Str("outcome", a.outcome)
       .Done();
 }
+
+std::string ToJson(const AiSettings& s) { return internal::AiSettingsJson(s); }
 
 }  // namespace livechat

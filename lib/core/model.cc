@@ -77,7 +77,10 @@ std::string MemberFullName(const Member& m) {
 }
 
 bool IsKnownChannel(std::string_view c) {
-  return c == "online_store" || c == "email" || c == "facebook" || c == "instagram" || c == "whatsapp";
+  // "playground": the AI playground's test conversations (the tool server's
+  // list_conversations); the store talks to its own AI agent there.
+  return c == "online_store" || c == "email" || c == "facebook" || c == "instagram" || c == "whatsapp" ||
+         c == "playground";
 }
 
 }  // namespace livechat

@@ -1,5 +1,7 @@
 #include "core/text.h"
 
+#include <algorithm>
+
 namespace livechat::internal {
 
 bool ValidUtf8(std::string_view s) {
@@ -39,6 +41,16 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && ws(s.front())) s.remove_prefix(1);
   while (!s.empty() && ws(s.back())) s.remove_suffix(1);
   return s;
+}
+
+std::string TruncateCodePoints(std::string_view s, std::size_t max) {
+  std::size_t n = 0, i = 0;
+  while (i < s.size() && n < max) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    i += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    ++n;
+  }
+  return std::string(s.substr(0, std::min(i, s.size())));
 }
 
 }  // namespace livechat::internal

@@ -12,5 +12,7 @@ bool ValidUtf8(std::string_view s);
 std::size_t CodePoints(std::string_view s);
 // Leading and trailing ASCII whitespace removed.
 std::string_view Trim(std::string_view s);
+// The first `max` code points of valid UTF-8 `s`.
+std::string TruncateCodePoints(std::string_view s, std::size_t max);
 
 }  // namespace livechat::internal

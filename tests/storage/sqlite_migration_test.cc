@@ -12,8 +12,24 @@ std::int64_t CountOf(Store& s, const std::string& shop) {
   return Get(s, [&](StoreReader& r) { return r.CountCustomers(shop); });
 }
 
+void Exec(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* err = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &err);
+  CHECK_MESSAGE(rc == SQLITE_OK, (err ? err : ""));
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
+
+// Removes what version 6 added (store knowledge).
+constexpr const char* kUndoV6 =
+    "DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; DROP TABLE shop_documents; "
+    "PRAGMA user_version = 5;";
+
 // Puts the file back to schema version 4 (before the customer counters).
 void DowngradeToV4(const std::string& path) {
+  Exec(path, kUndoV6);
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   char* err = nullptr;
@@ -58,6 +74,24 @@ TEST_CASE("sqlite migration 5: customer counts are backfilled, then kept by ever
   });
   CHECK_FALSE(failed.ok());
   CHECK(CountOf(*s, "shop-b") == 2);
+}
+
+TEST_CASE("sqlite migration 6: a version 5 file gains the store-knowledge tables and keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate6.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop("shop-a")); });
+  }
+  Exec(options.path, kUndoV6);
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(s.operator*(), [&](StoreReader& r) { return r.GetShop("shop-a"); }).has_value());
+  CatalogItem item{"shop-a", "knowledge", "k1", "", "How long does shipping take?", "Three days.", "{}", 1};
+  Put(*s, [&](StoreWriter& w) { return w.PutCatalogItem(item, {"k-one"}); });
+  auto hits = Get(*s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping"}, 5); });
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].item.id == "k1");
 }
 
 }  // namespace livechat::testing

@@ -127,7 +127,8 @@ inline std::set<std::string> Keys(std::vector<std::string> a, const std::vector<
 
 class RestFixture {
  public:
-  explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}) : random_(NewSeededRandom(7)) {
+  explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}, Resolver* resolver = nullptr)
+      : random_(NewSeededRandom(7)) {
     auto opened = OpenSqliteStore(SqliteOptions{":memory:", 1, 5000});
     REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
     store_ = std::move(opened).value();
@@ -136,6 +137,7 @@ class RestFixture {
     so.clock = &clock;
     so.random = random_.get();
     so.limits = limits;
+    so.resolver = resolver;
     service_ = std::make_unique<ChatService>(so);
     api_ = std::make_unique<RestApi>(*service_, std::move(options));
 
@@ -171,6 +173,16 @@ class RestFixture {
     in.permissions = permissions;
     in.legacy = legacy;
     return Must(service_->CreateApiKey(Principal::System(shopId.empty() ? shop.id : shopId), in)).secret;
+  }
+  // Revokes the key whose sk_ value is `secret`.
+  void RevokeKey(const std::string& secret, const std::string& shopId = "") {
+    const Principal p = Principal::System(shopId.empty() ? shop.id : shopId);
+    for (const auto& k : Must(service_->ListApiKeys(p)))
+      if (!k.revokedAt && secret.rfind(k.prefix, 0) == 0 && service_->AuthenticateApiKey(secret).ok()) {
+        Must(service_->DeleteApiKey(p, k.id));
+        if (!service_->AuthenticateApiKey(secret).ok()) return;
+      }
+    FAIL("no active key matches");
   }
   Member NewMember(const std::string& email, bool active = true) {
     CreateMemberInput mi;

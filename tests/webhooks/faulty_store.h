@@ -299,6 +299,47 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("InsertAttempt"));
     return inner_.InsertAttempt(a, keep);
   }
+  Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
+                                                    const std::string& id) override {
+    LC_RETURN_IF_ERROR(Gate("GetCatalogItem"));
+    return inner_.GetCatalogItem(shopId, kind, id);
+  }
+  Result<std::optional<CatalogItem>> FindCatalogItemByKey(const std::string& shopId, const std::string& kind,
+                                                          const std::string& key) override {
+    LC_RETURN_IF_ERROR(Gate("FindCatalogItemByKey"));
+    return inner_.FindCatalogItemByKey(shopId, kind, key);
+  }
+  Result<std::vector<CatalogItem>> ListCatalogItems(const std::string& shopId, const std::string& kind,
+                                                    const std::string& parentId, const std::string& afterId,
+                                                    int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListCatalogItems"));
+    return inner_.ListCatalogItems(shopId, kind, parentId, afterId, limit);
+  }
+  Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
+                                                const std::vector<std::string>& terms, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("SearchCatalog"));
+    return inner_.SearchCatalog(shopId, kind, terms, limit);
+  }
+  Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) override {
+    LC_RETURN_IF_ERROR(Gate("CountCatalogItems"));
+    return inner_.CountCatalogItems(shopId, kind);
+  }
+  Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) override {
+    LC_RETURN_IF_ERROR(Gate("GetShopDocument"));
+    return inner_.GetShopDocument(shopId, name);
+  }
+  Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override {
+    LC_RETURN_IF_ERROR(Gate("PutCatalogItem"));
+    return inner_.PutCatalogItem(item, keys);
+  }
+  Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteCatalogItem"));
+    return inner_.DeleteCatalogItem(shopId, kind, id);
+  }
+  Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) override {
+    LC_RETURN_IF_ERROR(Gate("PutShopDocument"));
+    return inner_.PutShopDocument(shopId, name, json);
+  }
 
  private:
   Status Gate(std::string_view method) {

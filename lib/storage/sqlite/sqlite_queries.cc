@@ -706,7 +706,10 @@ Result<std::vector<Conversation>> SqliteQueries::ListConversations(const Convers
   // `in_new_datastore = 1` lets the planner use the partial list indexes.
   std::string sql = kConversations.Select() + "WHERE shop_id = :shop AND in_new_datastore = 1";
   if (q.status) sql += " AND status = :status";
+  // The AI playground's test conversations are listed only when asked for
+  // by channel (the tool server's list_conversations), never in the inbox.
   if (q.channel) sql += " AND channel = :channel";
+  else sql += " AND channel <> 'playground'";
   if (q.assigneeId) sql += " AND member_id = :assignee";
   if (q.unassignedOnly) sql += " AND member_id IS NULL";
   if (q.isRead) sql += " AND is_read = :is_read";

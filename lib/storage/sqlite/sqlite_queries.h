@@ -100,6 +100,22 @@ class SqliteQueries final : public StoreWriter {
   Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override;
   Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
 
+  // Store knowledge (sqlite_knowledge.cc).
+  Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
+                                                    const std::string& id) override;
+  Result<std::optional<CatalogItem>> FindCatalogItemByKey(const std::string& shopId, const std::string& kind,
+                                                          const std::string& key) override;
+  Result<std::vector<CatalogItem>> ListCatalogItems(const std::string& shopId, const std::string& kind,
+                                                    const std::string& parentId, const std::string& afterId,
+                                                    int limit) override;
+  Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
+                                                const std::vector<std::string>& terms, int limit) override;
+  Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) override;
+  Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) override;
+  Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
+  Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
+  Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) override;
+
  private:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
   Result<bool> RunChanged(Statement& st);

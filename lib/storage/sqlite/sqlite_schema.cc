@@ -379,12 +379,49 @@ CREATE TRIGGER customers_count_delete AFTER DELETE ON customers BEGIN
 END;
 )sql";
 
-constexpr std::array<Migration, 5> kMigrations{{
+
+// Store knowledge (the tool server's data): catalog items of every kind with
+// their canonical JSON, exact-match lookup keys (order numbers, tracking
+// numbers), and a full-text index. The FTS row shares the item's rowid; its
+// `scope` column holds one token naming shop and kind, so a search is one
+// FTS5 query that never reads another store's or another kind's rows.
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE catalog_items (
+  shop_id TEXT NOT NULL REFERENCES shops(id),
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  parent_id TEXT NOT NULL DEFAULT '',
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  data_json TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (shop_id, kind, id)
+);
+CREATE INDEX catalog_items_parent ON catalog_items(shop_id, kind, parent_id, id);
+CREATE TABLE catalog_keys (
+  shop_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  PRIMARY KEY (shop_id, kind, key)
+) WITHOUT ROWID;
+CREATE INDEX catalog_keys_item ON catalog_keys(shop_id, kind, item_id);
+CREATE VIRTUAL TABLE catalog_fts USING fts5(scope, title, body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE TABLE shop_documents (
+  shop_id TEXT NOT NULL REFERENCES shops(id),
+  name TEXT NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (shop_id, name)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 6> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
     {5, kSchemaV5},
+    {6, kSchemaV6},
 }};
 
 }  // namespace

@@ -1,0 +1,246 @@
+// Store knowledge: catalog items, their lookup keys, the FTS5 index over
+// them, and per-store JSON documents (schema version 6).
+#include <string>
+
+#include "storage/sqlite/sqlite_queries.h"
+
+namespace livechat::sqlite {
+namespace {
+
+constexpr const char* kItemCols = "shop_id, kind, id, parent_id, title, body, data_json, updated_at";
+
+CatalogItem ReadItem(const Statement& st, int i = 0) {
+  CatalogItem it;
+  it.shopId = st.Text(i + 0);
+  it.kind = st.Text(i + 1);
+  it.id = st.Text(i + 2);
+  it.parentId = st.Text(i + 3);
+  it.title = st.Text(i + 4);
+  it.body = st.Text(i + 5);
+  it.dataJson = st.Text(i + 6);
+  it.updatedAt = st.Int(i + 7);
+  return it;
+}
+
+// The one FTS token that names a shop and a kind: hex keeps it a single
+// token under every tokenizer option, whatever characters the ids hold.
+std::string ScopeToken(const std::string& shopId, const std::string& kind) {
+  static const char* kHex = "0123456789abcdef";
+  std::string raw = kind + "/" + shopId;
+  std::string out = "s";
+  for (unsigned char c : raw) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+// A term as an FTS5 string literal: double quotes doubled, so no user text
+// is ever read as query syntax (column filters, NEAR, operators).
+std::string QuoteTerm(const std::string& t) {
+  std::string out = "\"";
+  for (char c : t) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<CatalogItem>> SqliteQueries::GetCatalogItem(const std::string& shopId, const std::string& kind,
+                                                                 const std::string& id) {
+  static const std::string sql =
+      std::string("SELECT ") + kItemCols + " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind).Add(id);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<CatalogItem>();
+  return std::optional<CatalogItem>(ReadItem(st));
+}
+
+Result<std::optional<CatalogItem>> SqliteQueries::FindCatalogItemByKey(const std::string& shopId,
+                                                                       const std::string& kind,
+                                                                       const std::string& key) {
+  static const std::string sql =
+      "SELECT i.shop_id, i.kind, i.id, i.parent_id, i.title, i.body, i.data_json, i.updated_at "
+      "FROM catalog_keys k JOIN catalog_items i ON i.shop_id = k.shop_id AND i.kind = k.kind AND i.id = k.item_id "
+      "WHERE k.shop_id = ?1 AND k.kind = ?2 AND k.key = ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind).Add(key);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<CatalogItem>();
+  return std::optional<CatalogItem>(ReadItem(st));
+}
+
+Result<std::vector<CatalogItem>> SqliteQueries::ListCatalogItems(const std::string& shopId, const std::string& kind,
+                                                                 const std::string& parentId,
+                                                                 const std::string& afterId, int limit) {
+  // Two statements so each uses its index: (shop, kind, id) or
+  // (shop, kind, parent, id).
+  static const std::string all = std::string("SELECT ") + kItemCols +
+                                 " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id > ?3 "
+                                 "ORDER BY id LIMIT ?4";
+  static const std::string children = std::string("SELECT ") + kItemCols +
+                                      " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND parent_id = ?5 "
+                                      "AND id > ?3 ORDER BY id LIMIT ?4";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(parentId.empty() ? all : children));
+  st.Add(shopId).Add(kind).Add(afterId).Add(limit);
+  if (!parentId.empty()) st.Add(parentId);
+  std::vector<CatalogItem> out;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    out.push_back(ReadItem(st));
+  }
+  return out;
+}
+
+Result<std::vector<CatalogHit>> SqliteQueries::SearchCatalog(const std::string& shopId, const std::string& kind,
+                                                             const std::vector<std::string>& terms, int limit) {
+  std::vector<CatalogHit> out;
+  std::string any;
+  for (const auto& t : terms) {
+    if (t.empty()) continue;
+    if (!any.empty()) any += " OR ";
+    any += QuoteTerm(t);
+  }
+  if (any.empty()) return out;
+  std::string match = "scope : " + ScopeToken(shopId, kind) + " AND {title body} : (" + any + ")";
+  // bm25 weights: scope 0, title 10, body 1. The join re-checks shop and kind
+  // on the item row itself, so a token collision could never leak a record.
+  static const std::string sql =
+      "SELECT i.shop_id, i.kind, i.id, i.parent_id, i.title, i.body, i.data_json, i.updated_at, "
+      "bm25(catalog_fts, 0.0, 10.0, 1.0) AS score "
+      "FROM catalog_fts JOIN catalog_items i ON i.rowid = catalog_fts.rowid "
+      "WHERE catalog_fts MATCH ?1 AND i.shop_id = ?2 AND i.kind = ?3 "
+      "ORDER BY score, i.id LIMIT ?4";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(match).Add(shopId).Add(kind).Add(limit);
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    CatalogHit h;
+    h.item = ReadItem(st);
+    h.relevance = -st.Double(8);
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+Result<std::int64_t> SqliteQueries::CountCatalogItems(const std::string& shopId, const std::string& kind) {
+  static const std::string sql = "SELECT COUNT(*) FROM catalog_items WHERE shop_id = ?1 AND kind = ?2";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  return row ? st.Int(0) : 0;
+}
+
+Result<std::optional<std::string>> SqliteQueries::GetShopDocument(const std::string& shopId,
+                                                                  const std::string& name) {
+  static const std::string sql = "SELECT json FROM shop_documents WHERE shop_id = ?1 AND name = ?2";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(name);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<std::string>();
+  return std::optional<std::string>(st.Text(0));
+}
+
+Status SqliteQueries::PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) {
+  static const std::string upsert =
+      "INSERT INTO catalog_items (shop_id, kind, id, parent_id, title, body, data_json, updated_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+      "ON CONFLICT (shop_id, kind, id) DO UPDATE SET parent_id = excluded.parent_id, title = excluded.title, "
+      "body = excluded.body, data_json = excluded.data_json, updated_at = excluded.updated_at "
+      "RETURNING rowid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(upsert));
+  st.Add(item.shopId).Add(item.kind).Add(item.id).Add(item.parentId).Add(item.title).Add(item.body)
+      .Add(item.dataJson).Add(item.updatedAt);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Error{ErrorCode::kInternal, "sqlite: catalog upsert returned no row"};
+  const std::int64_t rowid = st.Int(0);
+  LC_ASSIGN_OR_RETURN(bool more, st.Step());
+  (void)more;
+
+  static const std::string delFts = "DELETE FROM catalog_fts WHERE rowid = ?1";
+  LC_ASSIGN_OR_RETURN(Statement d, conn_.Prepare(delFts));
+  d.Add(rowid);
+  LC_RETURN_IF_ERROR(d.Run());
+  static const std::string insFts = "INSERT INTO catalog_fts (rowid, scope, title, body) VALUES (?1, ?2, ?3, ?4)";
+  LC_ASSIGN_OR_RETURN(Statement f, conn_.Prepare(insFts));
+  f.Add(rowid).Add(ScopeToken(item.shopId, item.kind)).Add(item.title).Add(item.body);
+  LC_RETURN_IF_ERROR(f.Run());
+
+  static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement dk, conn_.Prepare(delKeys));
+  dk.Add(item.shopId).Add(item.kind).Add(item.id);
+  LC_RETURN_IF_ERROR(dk.Run());
+  // A key names one item: a later item claiming it takes it over.
+  static const std::string insKey =
+      "INSERT INTO catalog_keys (shop_id, kind, key, item_id) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (shop_id, kind, key) DO UPDATE SET item_id = excluded.item_id";
+  for (const auto& k : keys) {
+    if (k.empty()) continue;
+    LC_ASSIGN_OR_RETURN(Statement ik, conn_.Prepare(insKey));
+    ik.Add(item.shopId).Add(item.kind).Add(k).Add(item.id);
+    LC_RETURN_IF_ERROR(ik.Run());
+  }
+  return Status::Ok();
+}
+
+Result<bool> SqliteQueries::DeleteCatalogItem(const std::string& shopId, const std::string& kind,
+                                              const std::string& id) {
+  static const std::string sel = "SELECT rowid FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id = ?3";
+  std::int64_t rowid = 0;
+  {
+    // Scoped: statements are cached per connection, and the recursion below
+    // reuses this one.
+    LC_ASSIGN_OR_RETURN(Statement s, conn_.Prepare(sel));
+    s.Add(shopId).Add(kind).Add(id);
+    LC_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) return false;
+    rowid = s.Int(0);
+  }
+  // Children (a product's FAQ entries) go with their parent, from every kind.
+  static const std::string kids =
+      "SELECT kind, id FROM catalog_items WHERE shop_id = ?1 AND parent_id = ?2 AND kind <> ?3";
+  std::vector<std::pair<std::string, std::string>> children;
+  {
+    LC_ASSIGN_OR_RETURN(Statement k, conn_.Prepare(kids));
+    k.Add(shopId).Add(id).Add(kind);
+    for (;;) {
+      LC_ASSIGN_OR_RETURN(bool r, k.Step());
+      if (!r) break;
+      children.emplace_back(k.Text(0), k.Text(1));
+    }
+  }
+  for (const auto& [ck, cid] : children) {
+    LC_ASSIGN_OR_RETURN(bool gone, DeleteCatalogItem(shopId, ck, cid));
+    (void)gone;
+  }
+  static const std::string delFts = "DELETE FROM catalog_fts WHERE rowid = ?1";
+  LC_ASSIGN_OR_RETURN(Statement d, conn_.Prepare(delFts));
+  d.Add(rowid);
+  LC_RETURN_IF_ERROR(d.Run());
+  static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement dk, conn_.Prepare(delKeys));
+  dk.Add(shopId).Add(kind).Add(id);
+  LC_RETURN_IF_ERROR(dk.Run());
+  static const std::string delItem = "DELETE FROM catalog_items WHERE rowid = ?1";
+  LC_ASSIGN_OR_RETURN(Statement di, conn_.Prepare(delItem));
+  di.Add(rowid);
+  LC_RETURN_IF_ERROR(di.Run());
+  return true;
+}
+
+Status SqliteQueries::PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) {
+  static const std::string sql =
+      "INSERT INTO shop_documents (shop_id, name, json) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (shop_id, name) DO UPDATE SET json = excluded.json";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(name).Add(json);
+  return st.Run();
+}
+
+}  // namespace livechat::sqlite
