@@ -91,7 +91,7 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
     if (auto marker = ReadMarker(markerPath)) {
       auto shop = service.GetShop(marker->shopId);
       if (shop.ok()) {
-        DemoStore found{shop->id, shop->name, marker->apiKey, false};
+        DemoStore found{shop->id, shop->name, marker->apiKey, shop->appId, false};
         auto auth = service.AuthenticateApiKey(marker->apiKey);
         if (auth.ok()) return found;
         if (auth.error().code != livechat::ErrorCode::kInvalidApiKey) return auth.take_error();
@@ -108,7 +108,7 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
 
   auto created = service.CreateDemo(kDemoShopName);
   if (!created.ok()) return created.take_error();
-  DemoStore demo{created->key.shopId, kDemoShopName, created->secret, true};
+  DemoStore demo{created->key.shopId, kDemoShopName, created->secret, "", true};
   // The AI agent's side of the demo: the sample catalog, every tool switched
   // on (so /mcp lists all of them), and a playground conversation.
   const auto system = livechat::Principal::System(demo.shopId);
@@ -123,7 +123,10 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
   playground.customerName = "Playground tester";
   playground.text = "Hi! Does the merino crew sweater come in navy, and is it itchy?";
   if (auto conv = service.ReceiveInbound(system, playground); !conv.ok()) return conv.take_error();
-  if (auto shop = service.GetShop(demo.shopId); shop.ok()) demo.shopName = shop->name;
+  if (auto shop = service.GetShop(demo.shopId); shop.ok()) {
+    demo.shopName = shop->name;
+    demo.appId = shop->appId;
+  }
   if (!inMemory) LC_RETURN_IF_ERROR(WriteMarker(markerPath, Marker{demo.shopId, demo.apiKey}));
   return demo;
 }

@@ -20,6 +20,7 @@ struct DemoStore {
   std::string shopId;
   std::string shopName;
   std::string apiKey;  // the sk_ value
+  std::string appId;   // the public App ID (GraphQL x-api-id, MCP X-App-Id)
   bool created = false;  // false: found from an earlier start
 };
 

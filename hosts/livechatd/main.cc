@@ -55,6 +55,9 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
   std::printf("demo API key: %s\n", demo.apiKey.c_str());
   std::printf("try: curl -s -H 'X-Api-Key: %s' '%s/chat/conversations?limit=5'\n", demo.apiKey.c_str(),
               base.c_str());
+  std::printf("demo App ID: %s\n", demo.appId.c_str());
+  std::printf("mcp: POST %s/mcp with X-App-Id: %s and Authorization: Bearer %s\n", base.c_str(), demo.appId.c_str(),
+              demo.apiKey.c_str());
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the

@@ -225,6 +225,27 @@ TEST_CASE("livechatd --demo prints a working key and reuses the demo on the next
       REQUIRE(doc["data"].IsArray());
       CHECK(doc["data"].Size() > 0);
 
+      // The tool server sees the sample catalog and lists every tool to the
+      // demo key (every permission; every switch on; a loyalty partner).
+      auto appLine = daemon.process->WaitForLine("demo App ID: ", 1s);
+      REQUIRE(appLine);
+      const std::string appId = appLine->substr(std::string("demo App ID: ").size());
+      auto tools = cli.Post("/mcp",
+                            {{"X-App-Id", appId}, {"Authorization", "Bearer " + apiKey},
+                             {"Accept", "application/json, text/event-stream"}},
+                            R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", "application/json");
+      REQUIRE(tools);
+      REQUIRE(tools->status == 200);
+      CHECK(ParseJson(tools->body)["result"]["tools"].Size() == 22);
+      auto lookup = cli.Post("/mcp",
+                             {{"X-App-Id", appId}, {"Authorization", "Bearer " + apiKey},
+                              {"Accept", "application/json, text/event-stream"}},
+                             R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_conversations"}})",
+                             "application/json");
+      REQUIRE(lookup);
+      auto playground = ParseJson(lookup->body);
+      REQUIRE(playground["result"]["structuredContent"]["conversations"].Size() == 1);
+
       auto all = cli.Get("/chat/conversations?limit=100", {{"X-Api-Key", apiKey}});
       REQUIRE(all);
       REQUIRE(all->status == 200);
