@@ -10,6 +10,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <unordered_set>
 #include <fmt/format.h>
 
 #include "core/text.h"
@@ -323,11 +324,9 @@ const Value* Section(const Value& root, const char* name, bool array, Status& er
 }
 
 // `scoped` is kind + ":" + id; the message names the id alone.
-Status CheckUniqueId(std::vector<std::string>& seen, const std::string& scoped, const std::string& path) {
-  for (const auto& s : seen)
-    if (s == scoped)
-      return Bad(path + ".id", "\"" + scoped.substr(scoped.find(':') + 1) + "\" appears twice in the file");
-  seen.push_back(scoped);
+Status CheckUniqueId(std::unordered_set<std::string>& seen, const std::string& scoped, const std::string& path) {
+  if (!seen.insert(scoped).second)
+    return Bad(path + ".id", "\"" + scoped.substr(scoped.find(':') + 1) + "\" appears twice in the file");
   return Status::Ok();
 }
 
@@ -425,7 +424,7 @@ Result<ParsedCatalog> ParseCatalog(std::string_view json, std::size_t maxBytes) 
 
   ParsedCatalog out;
   Status err;
-  std::vector<std::string> seen;
+  std::unordered_set<std::string> seen;
 
   if (const Value* products = Section(root, "products", true, err)) {
     for (rapidjson::SizeType i = 0; i < products->Size(); ++i) {

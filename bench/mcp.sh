@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Tool-server benchmark: tools/call of faq_retrieval and product_lookup over
+# 10,000 products and 2,000 FAQ entries (FTS5 search), against the transport
+# ceiling in the same run. Output: bench/results/mcp.txt.
+# Usage: bench/mcp.sh [DURATION_SECONDS] (default 8)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+dur=${1:-8}
+build=$root/build-bench
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
+cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+db=$work/mcp.db
+ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+
+store=$(ctl store create --name McpBench --plan pro)
+shop=$(echo "$store" | json "['id']")
+app=$(echo "$store" | json "['appId']")
+key=$(ctl key create --store "$shop" --name mcp --permissions read_conversations,manage_conversations | json "['key']")
+python3 "$here/mcp_catalog.py" 10000 2000 >"$work/catalog.json"
+start_ns=$(date +%s%N)
+ctl catalog import --store "$shop" --file "$work/catalog.json" >"$work/import.json"
+import_s=$(python3 -c "print(round(($(date +%s%N) - $start_ns) / 1e9, 2))")
+ctl settings set --store "$shop" --set trainingData.products=on >/dev/null
+
+"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18084 --access-log off --threads 64 2>/dev/null >"$work/d.out" &
+pids+=($!)
+"$build/bench/bench_ceiling_server" 18094 2048 >"$work/c.out" &
+pids+=($!)
+for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && grep -q listening "$work/c.out" && break; sleep 0.1; done
+
+export LC_APP=$app LC_KEY=$key
+out=$here/results/mcp.txt
+mkdir -p "$here/results"
+{
+  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "catalog: $(cat "$work/import.json"); import took ${import_s}s"
+  echo "wrk: 1 thread, 16 connections, ${dur}s each"
+} >"$out"
+run() {
+  local name=$1; shift
+  echo "== $name" >>"$out"
+  wrk -t1 -c16 -d"${dur}s" --latency "$@" >>"$out" 2>&1
+}
+run "ceiling GET (2 KB fixed body)" http://127.0.0.1:18094/x
+for round in 1 2; do
+  LC_TOOL=faq_retrieval run "tools/call faq_retrieval (round $round)" -s "$here/mcp_call.lua" http://127.0.0.1:18084/mcp
+  LC_TOOL=product_lookup run "tools/call product_lookup (round $round)" -s "$here/mcp_call.lua" http://127.0.0.1:18084/mcp
+done
+cat "$out"
