@@ -2,6 +2,7 @@
 // spoken to over real HTTP. What the in-process suites cannot see: the flag
 // and environment handling, the cpp-httplib bridge, two processes sharing the
 // database, signals and exit codes.
+#include <cstdio>
 #include <signal.h>
 
 #include <chrono>
@@ -305,4 +306,47 @@ TEST_CASE("host binaries: help, version and usage errors") {
                                 "--permissions", "read_conversations"});
   CHECK(refused.exitCode == 1);
   CHECK(ParseJson(refused.out).HasMember("error"));
+}
+
+TEST_CASE("livechatctl catalog import and settings: success, a refused file, usage errors") {
+  TempDir dir;
+  const std::string db = dir.File("catalog.db");
+  const std::string ctl = e2e::HostBinary("livechatctl");
+  auto shop = Ctl(db, {"store", "create", "--name", "Catalog", "--plan", "pro"});
+  const std::string storeId = Str(shop, "id");
+
+  auto imported = Ctl(db, {"catalog", "import", "--store", storeId, "--file",
+                           std::string(LIVECHAT_SOURCE_DIR) + "/examples/catalog/sample_catalog.json"});
+  CHECK(imported["written"]["product"].GetInt() == 8);
+  CHECK(imported["written"]["knowledge"].GetInt() == 8);
+  CHECK(imported["sizeChart"].GetBool());
+
+  const std::string bad = dir.File("bad.json");
+  {
+    std::FILE* f = std::fopen(bad.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(R"({"products":[{"id":"p","title":"x","variants":[{"id":"v","price":"cheap"}]}]})", f);
+    std::fclose(f);
+  }
+  RunResult refused = e2e::Run({ctl, "--db", db, "catalog", "import", "--store", storeId, "--file", bad});
+  CHECK(refused.exitCode == 1);
+  auto err = ParseJson(refused.out);
+  CHECK(std::string(err["error"]["code"].GetString()) == "INVALID_PARAMS");
+  CHECK(std::string(err["error"]["message"].GetString()) ==
+        "products[0].variants[0].price: must be a decimal amount like \"19.99\"");
+
+  auto shown = Ctl(db, {"settings", "show", "--store", storeId});
+  CHECK_FALSE(shown["trainingData"]["products"].GetBool());
+  auto set = Ctl(db, {"settings", "set", "--store", storeId, "--set", "trainingData.products=on,loyaltyPartner=Smile.io"});
+  CHECK(set["trainingData"]["products"].GetBool());
+  CHECK(std::string(set["loyaltyPartner"].GetString()) == "Smile.io");
+  CHECK(set["skills"]["orderTracking"].GetBool());
+
+  RunResult unknown = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.flying=on"});
+  CHECK(unknown.exitCode == 2);
+  RunResult value = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.sizeGuide=yes"});
+  CHECK(value.exitCode == 2);
+  CHECK(value.out.find("skills.sizeGuide takes on or off") != std::string::npos);
+  RunResult missing = e2e::Run({ctl, "--db", db, "catalog", "import", "--store", storeId, "--file", dir.File("none.json")});
+  CHECK(missing.exitCode == 2);
 }
