@@ -175,8 +175,10 @@ class StoreReader {
                                                             const std::string& parentId, const std::string& afterId,
                                                             int limit) = 0;
   // Full-text search over title and body (SQLite FTS5, BM25 ranking with
-  // the title weighted above the body), best first. `terms` are plain words;
-  // an item matches when it contains any of them. No terms: no hits.
+  // the title weighted above the body). `terms` are plain words; an item
+  // matches when it contains any of them. Items with every term come first
+  // (best first among them), then items with some (best first). No terms:
+  // no hits.
   virtual Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
                                                         const std::vector<std::string>& terms, int limit) = 0;
   virtual Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) = 0;

@@ -375,7 +375,28 @@ std::string OrderKey(std::string_view number) {
   return out;
 }
 
+namespace {
+// Words that carry no meaning for a shop search ("how do I track my order"
+// is about "track order"); dropped unless the query has nothing else.
+bool IsStopword(const std::string& w) {
+  static const std::unordered_set<std::string> kStop = {
+      "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from",
+      "get", "has", "have", "how", "i", "if", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our",
+      "please", "should", "so", "that", "the", "their", "them", "there", "this", "to", "us", "was", "we",
+      "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your"};
+  return kStop.count(w) != 0;
+}
+}  // namespace
+
 std::vector<std::string> SearchTerms(std::string_view query, std::size_t maxTerms) {
+  std::vector<std::string> all = SearchWords(query, maxTerms);
+  std::vector<std::string> meaningful;
+  for (const auto& w : all)
+    if (!IsStopword(w)) meaningful.push_back(w);
+  return meaningful.empty() ? all : meaningful;
+}
+
+std::vector<std::string> SearchWords(std::string_view query, std::size_t maxTerms) {
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&] {

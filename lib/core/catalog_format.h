@@ -38,8 +38,11 @@ Result<CatalogRecord> NormalizeKnowledgeEntry(std::string_view question, std::st
 // tracking numbers without spaces, case-insensitively.
 std::string OrderKey(std::string_view number);
 
-// Words of a free-text query for SearchCatalog: letters and digits (any
-// script), lowercased ASCII, at most `maxTerms`.
+// Words of a free-text query: letters and digits (any script), lowercased
+// ASCII, repeats dropped, at most `maxTerms`.
+std::vector<std::string> SearchWords(std::string_view query, std::size_t maxTerms = 32);
+// SearchWords without English stopwords ("how", "do", "my", ...), unless
+// nothing else is left: what SearchCatalog is given.
 std::vector<std::string> SearchTerms(std::string_view query, std::size_t maxTerms = 32);
 
 // AI settings as stored (a shop document) and back. `json` may name only

@@ -139,3 +139,23 @@ STORE_TEST("knowledge: shop documents round trip and are per shop") {
 }
 
 }  // namespace livechat::testing
+
+namespace livechat::testing {
+
+STORE_TEST("knowledge: items with every term rank before items with some, whatever their BM25") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Seed(s);
+  Put(s, [&](StoreWriter& w) -> Status {
+    // "shipping" three times in the title would win a pure OR ranking.
+    LC_RETURN_IF_ERROR(w.PutCatalogItem(Item("shop-a", "knowledge", "some", "Shipping shipping shipping", "x"), {}));
+    LC_RETURN_IF_ERROR(w.PutCatalogItem(Item("shop-a", "knowledge", "every", "Returns", "shipping label returns"), {}));
+    return Status::Ok();
+  });
+  auto hits = Get(s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping", "label"}, 10); });
+  CHECK(HitIds(hits) == std::vector<std::string>{"every", "some"});
+  CHECK(HitIds(Get(s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping", "label"}, 1); })) ==
+        std::vector<std::string>{"every"});
+}
+
+}  // namespace livechat::testing

@@ -160,8 +160,9 @@ test('every tool with valid arguments returns conforming structuredContent', asy
   assert.equal(sent.message.senderType, 'bot');
   assert.equal(sent.message.isBot, true);
 
-  const faq = await run('faq_retrieval', { query: 'how long does shipping take', limit: 2 });
-  assert.deepEqual(faq.results.map((r) => r.id), ['kb_shipping_time', 'kb_shipping_cost']);
+  const faq = await run('faq_retrieval', { query: 'how much does shipping cost', limit: 2 });
+  assert.equal(faq.results.length, 2);
+  assert.equal(faq.results[0].id, 'kb_shipping_cost');
 
   const note = await run('add_note', { conversationId: s.conversationId, text: 'Asked about #1001' });
   assert.equal(note.note.text, 'Asked about #1001');
