@@ -343,22 +343,30 @@ class ChatService {
   // the others are kept. Operator, or a key with "Manage all settings".
   Result<AiSettings> UpdateAiSettings(const Principal& p, std::string_view patchJson);
   // Best first; an empty query or one without words is INVALID_PARAMS.
+  // With `parentId`, among that record's children only (a product's FAQ).
   Result<std::vector<CatalogHit>> SearchCatalog(const Principal& p, const std::string& kind, std::string_view query,
-                                                int limit);
+                                                int limit, const std::string& parentId = "");
+  // A discount by its code, case-insensitively; NOT_FOUND when none has it.
+  Result<CatalogItem> FindDiscountByCode(const Principal& p, const std::string& code);
   Result<CatalogItem> GetCatalogItem(const Principal& p, const std::string& kind, const std::string& id);
   // In id order; children of `parentId` when not empty.
   Result<std::vector<CatalogItem>> ListCatalogItems(const Principal& p, const std::string& kind,
                                                     const std::string& parentId, int limit);
   // By order number ("#1001" or "1001") or by tracking number; NOT_FOUND
-  // when neither matches. When `email` is given it must match the order's.
+  // when neither matches. When `email` is given it must match the order's;
+  // without it the order's personal fields (email, customerName) are null,
+  // so a guessed number confirms nothing about who ordered.
   Result<CatalogItem> FindOrder(const Principal& p, const std::optional<std::string>& orderNumber,
                                 const std::optional<std::string>& trackingNumber,
                                 const std::optional<std::string>& email);
   // "size_chart" or "loyalty_program"; empty when the store has none.
   Result<std::optional<std::string>> GetKnowledgeDocument(const Principal& p, const std::string& name);
-  Result<std::optional<std::string>> GetCart(const Principal& p, const std::string& conversationId);
-  // Stores the cart of a conversation (its JSON built by the caller).
-  Status PutCart(const Principal& p, const std::string& conversationId, const std::string& cartJson);
+  // A conversation's cart: its lines as a JSON array (`[]` when none).
+  // With `change`, it runs inside one write transaction with the current
+  // lines and returns the new ones, which are stored (Manage conversations):
+  // concurrent changes never lose one another. Without it, a read.
+  Result<std::string> ChangeCart(const Principal& p, const std::string& conversationId,
+                                 const std::function<Result<std::string>(const std::string& lines)>& change);
   // "Manage knowledge and training". Question up to 500, answer up to 5000 characters.
   Result<CatalogItem> CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,
                                            const std::optional<std::string>& answer);

@@ -27,10 +27,11 @@ struct McpOptions {
   // without an Origin header (every server-side agent) is allowed; one with
   // an Origin not listed here gets 403.
   std::vector<std::string> allowedOrigins;
-  // Sessions issued by initialize and kept in memory; the oldest is
-  // forgotten above this many (its client then gets 404 and initializes
-  // again, as the protocol prescribes).
-  std::size_t maxSessions = 10'000;
+  // Sessions issued by initialize and kept in memory, per store; a store's
+  // oldest is forgotten above this many (its client then gets 404 and
+  // initializes again, as the protocol prescribes). Other stores' sessions
+  // are never touched.
+  std::size_t maxSessionsPerStore = 1'000;
   std::string serverVersion = "0.1.0";
 };
 

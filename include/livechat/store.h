@@ -181,6 +181,11 @@ class StoreReader {
   // no hits.
   virtual Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
                                                         const std::vector<std::string>& terms, int limit) = 0;
+  // SearchCatalog among the children of `parentId` only (a product's FAQ
+  // entries), filtered inside the index before ranking and the limit.
+  virtual Result<std::vector<CatalogHit>> SearchCatalogChildren(const std::string& shopId, const std::string& kind,
+                                                                const std::string& parentId,
+                                                                const std::vector<std::string>& terms, int limit) = 0;
   virtual Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) = 0;
   // A per-store JSON document by name (AI settings, size chart, loyalty
   // program, settings areas). Empty when never written.

@@ -436,7 +436,7 @@ Result<ParsedCatalog> ParseCatalog(std::string_view json, std::size_t maxBytes) 
     return MakeError(ErrorCode::kPayloadTooLarge,
                      fmt::format("the catalog file is {} bytes; the limit is {} bytes", json.size(), maxBytes));
   rapidjson::Document root;
-  root.Parse(json.data(), json.size());
+  root.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
   if (root.HasParseError())
     return MakeError(ErrorCode::kInvalidParams, fmt::format("the catalog is not valid JSON: {} at byte {}",
                                                             rapidjson::GetParseError_En(root.GetParseError()),

@@ -196,11 +196,24 @@ Result<AiSettings> ChatService::UpdateAiSettings(const Principal& p, std::string
 }
 
 Result<std::vector<CatalogHit>> ChatService::SearchCatalog(const Principal& p, const std::string& kind,
-                                                           std::string_view query, int limit) {
+                                                           std::string_view query, int limit,
+                                                           const std::string& parentId) {
   auto terms = SearchTerms(query);
   if (terms.empty()) return Invalid("query must contain at least one word");
-  return ReadValue<std::vector<CatalogHit>>(
-      store(), [&](StoreReader& r) { return r.SearchCatalog(p.shopId, kind, terms, limit); });
+  return ReadValue<std::vector<CatalogHit>>(store(), [&](StoreReader& r) {
+    return parentId.empty() ? r.SearchCatalog(p.shopId, kind, terms, limit)
+                            : r.SearchCatalogChildren(p.shopId, kind, parentId, terms, limit);
+  });
+}
+
+Result<CatalogItem> ChatService::FindDiscountByCode(const Principal& p, const std::string& code) {
+  std::string key;
+  for (char c : Trim(code)) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ReadValue<CatalogItem>(store(), [&](StoreReader& r) -> Result<CatalogItem> {
+    LC_ASSIGN_OR_RETURN(auto item, r.FindCatalogItemByKey(p.shopId, catalog_kind::kDiscount, key));
+    if (!item) return MakeError(ErrorCode::kNotFound, "no discount has the code " + code);
+    return std::move(*item);
+  });
 }
 
 Result<CatalogItem> ChatService::GetCatalogItem(const Principal& p, const std::string& kind, const std::string& id) {
@@ -235,14 +248,19 @@ Result<CatalogItem> ChatService::FindOrder(const Principal& p, const std::option
                                                        "tracking:" + OrderKey(*trackingNumber)));
     }
     if (!item) return NotFound("order");
+    rapidjson::Document d;
+    d.Parse(item->dataJson.c_str());
     if (email && !email->empty()) {
       // The order's email must match: an order number alone is guessable,
       // so a mismatch reads as "not found" rather than confirming the order.
-      rapidjson::Document d;
-      d.Parse(item->dataJson.c_str());
       const auto& e = d["email"];
       if (!e.IsString() || OrderKey(e.GetString()) != OrderKey(*email)) return NotFound("order");
+      return std::move(*item);
     }
+    // No email: status and tracking, but not who ordered.
+    d["email"].SetNull();
+    d["customerName"].SetNull();
+    item->dataJson = Compact(d);
     return std::move(*item);
   });
 }
@@ -253,28 +271,36 @@ Result<std::optional<std::string>> ChatService::GetKnowledgeDocument(const Princ
                                                [&](StoreReader& r) { return r.GetShopDocument(p.shopId, name); });
 }
 
-Result<std::optional<std::string>> ChatService::GetCart(const Principal& p, const std::string& conversationId) {
-  LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  return ReadValue<std::optional<std::string>>(store(), [&](StoreReader& r) -> Result<std::optional<std::string>> {
+Result<std::string> ChatService::ChangeCart(
+    const Principal& p, const std::string& conversationId,
+    const std::function<Result<std::string>(const std::string& lines)>& change) {
+  auto load = [&](StoreReader& r, std::string* convId) -> Result<std::string> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, conversationId));
+    *convId = c.id;
     LC_ASSIGN_OR_RETURN(auto item, r.GetCatalogItem(p.shopId, catalog_kind::kCart, c.id));
-    if (!item) return std::optional<std::string>();
-    return std::optional<std::string>(item->dataJson);
-  });
-}
-
-Status ChatService::PutCart(const Principal& p, const std::string& conversationId, const std::string& cartJson) {
+    return item ? item->dataJson : std::string("[]");
+  };
+  if (!change) {
+    LC_RETURN_IF_ERROR(RequireReadConversations(p));
+    return ReadValue<std::string>(store(), [&](StoreReader& r) {
+      std::string id;
+      return load(r, &id);
+    });
+  }
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   const Millis now = clock_->NowMillis();
-  return store().Write([&](StoreWriter& w) -> Status {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, conversationId));
+  return WriteValue<std::string>(store(), [&](StoreWriter& w) -> Result<std::string> {
+    std::string convId;
+    LC_ASSIGN_OR_RETURN(std::string current, load(w, &convId));
+    LC_ASSIGN_OR_RETURN(std::string next, change(current));
     CatalogItem item;
     item.shopId = p.shopId;
     item.kind = catalog_kind::kCart;
-    item.id = c.id;
-    item.dataJson = cartJson;
+    item.id = convId;
+    item.dataJson = next;
     item.updatedAt = now;
-    return w.PutCatalogItem(item, {});
+    LC_RETURN_IF_ERROR(w.PutCatalogItem(item, {}));
+    return next;
   });
 }
 

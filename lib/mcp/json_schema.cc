@@ -16,7 +16,10 @@ bool IsType(const rapidjson::Value& v, std::string_view type) {
   if (type == "boolean") return v.IsBool();
   if (type == "null") return v.IsNull();
   if (type == "number") return v.IsNumber();
-  if (type == "integer") return v.IsInt64() || (v.IsDouble() && std::floor(v.GetDouble()) == v.GetDouble());
+  // A whole double within int64's range counts (1e3); 1e300 does not.
+  if (type == "integer")
+    return v.IsInt64() || (v.IsDouble() && std::floor(v.GetDouble()) == v.GetDouble() &&
+                           std::fabs(v.GetDouble()) < 9.0e18);
   return false;
 }
 

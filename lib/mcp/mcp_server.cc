@@ -79,6 +79,26 @@ bool IsJsonContentType(const std::optional<std::string>& ct) {
   return t == "application/json";
 }
 
+constexpr std::size_t kMaxBatch = 100;
+constexpr int kMaxDepth = 64;
+
+// Nesting depth of a parsed document, without recursion.
+int Depth(const Value& root) {
+  int deepest = 0;
+  std::vector<std::pair<const Value*, int>> stack{{&root, 1}};
+  while (!stack.empty()) {
+    auto [v, d] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, d);
+    if (deepest > kMaxDepth) return deepest;
+    if (v->IsArray())
+      for (const auto& e : v->GetArray()) stack.emplace_back(&e, d + 1);
+    else if (v->IsObject())
+      for (const auto& m : v->GetObject()) stack.emplace_back(&m.value, d + 1);
+  }
+  return deepest;
+}
+
 std::string NewSessionId() {
   // Not a credential (every request still carries the key): 128 random bits
   // only make sessions unguessable enough not to collide or be enumerated.
@@ -100,7 +120,8 @@ struct McpServer::Impl {
   };
   std::mutex mu;
   std::unordered_map<std::string, Session> sessions;
-  std::deque<std::string> order;  // oldest first, for eviction
+  // Per store, oldest first: one store opening sessions evicts only its own.
+  std::unordered_map<std::string, std::deque<std::string>> order;
 
   Impl(ChatService& s, McpOptions o) : service(s), options(std::move(o)) {}
 
@@ -176,6 +197,8 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
     if (!sessionId) return JsonResponse(400, ErrorBody("null", kServerError, "DELETE needs an Mcp-Session-Id header"));
     std::lock_guard lock(mu);
     sessions.erase(*sessionId);
+    auto& mine = order[principal->shopId];
+    mine.erase(std::remove(mine.begin(), mine.end(), *sessionId), mine.end());
     HttpResponse r;
     r.status = 204;
     return r;
@@ -197,12 +220,23 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
       return JsonResponse(400, ErrorBody("null", kServerError,
                                          "Unsupported MCP-Protocol-Version " + *v +
                                              " (supported: 2025-11-25, 2025-06-18, 2025-03-26)"));
+    if (session && session->version != *v)
+      return JsonResponse(400, ErrorBody("null", kServerError,
+                                         "MCP-Protocol-Version " + *v + " differs from the session's " +
+                                             session->version));
     call.version = *v;
   }
 
+  // Iterative parsing (no recursion however deep the input) and UTF-8
+  // validation: every string echoed or stored afterwards is valid.
   rapidjson::Document doc;
-  doc.Parse(req.body.c_str(), req.body.size());
-  if (doc.HasParseError()) return JsonResponse(400, ErrorBody("null", kParseError, "Parse error: the body is not JSON"));
+  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(req.body.c_str(),
+                                                                                      req.body.size());
+  if (doc.HasParseError())
+    return JsonResponse(400, ErrorBody("null", kParseError, "Parse error: the body is not JSON (or not UTF-8)"));
+  if (Depth(doc) > kMaxDepth)
+    return JsonResponse(400, ErrorBody("null", kInvalidRequest,
+                                       fmt::format("Invalid Request: JSON nested deeper than {} levels", kMaxDepth)));
 
   std::string body;
   if (doc.IsArray()) {
@@ -211,7 +245,16 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
       return JsonResponse(400, ErrorBody("null", kInvalidRequest,
                                          "JSON-RPC batches are not supported in protocol " + call.version));
     if (doc.Empty()) return JsonResponse(400, ErrorBody("null", kInvalidRequest, "Invalid Request: empty batch"));
+    if (doc.Size() > kMaxBatch)
+      return JsonResponse(400, ErrorBody("null", kInvalidRequest,
+                                         fmt::format("Invalid Request: a batch holds at most {} messages", kMaxBatch)));
     std::string parts;
+    for (const auto& m : doc.GetArray()) {
+      if (m.IsObject() && m.HasMember("method") && m["method"].IsString() &&
+          std::string_view(m["method"].GetString()) == "initialize")
+        return JsonResponse(400, ErrorBody("null", kInvalidRequest,
+                                           "Invalid Request: initialize must not be part of a batch"));
+    }
     for (const auto& m : doc.GetArray())
       if (auto r = Dispatch(call, m)) parts += (parts.empty() ? "" : ",") + *r;
     if (parts.empty()) {
@@ -222,6 +265,9 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
     body = "[" + parts + "]";
   } else {
     auto r = Dispatch(call, doc);
+    // A malformed message that is not a request (no id) has no response to
+    // carry its error: the transport answers 400.
+    if (r && !(doc.IsObject() && doc.HasMember("id"))) return JsonResponse(400, std::move(*r));
     if (!r) {
       HttpResponse resp;
       resp.status = 202;  // a notification or a response: accepted, no body
@@ -276,10 +322,11 @@ std::optional<std::string> McpServer::Impl::Dispatch(Call& call, const Value& ms
     {
       std::lock_guard lock(mu);
       sessions[id] = Session{call.principal.shopId, chosen};
-      order.push_back(id);
-      while (order.size() > options.maxSessions) {
-        sessions.erase(order.front());
-        order.pop_front();
+      auto& mine = order[call.principal.shopId];
+      mine.push_back(id);
+      while (mine.size() > options.maxSessionsPerStore) {
+        sessions.erase(mine.front());
+        mine.pop_front();
       }
     }
     call.newSessionId = id;

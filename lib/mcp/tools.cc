@@ -7,6 +7,8 @@
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <fmt/format.h>
 
 #include "livechat/json_codec.h"
@@ -258,14 +260,15 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
   const int limit = static_cast<int>(Int(a, "limit", 5));
   std::vector<std::string> out;
   if (query) {
-    // Searched across products, or within one product's entries.
-    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kProductFaq, *query, productId ? 200 : limit);
-    if (!hits.ok()) return FromError(hits.error());
-    for (const auto& h : *hits) {
-      if (productId && h.item.parentId != *productId) continue;
-      if (static_cast<int>(out.size()) == limit) break;
-      out.push_back(WithExtra(h.item.dataJson, "relevance", Relevance(h.relevance)));
+    // Searched across products, or within one product's entries (filtered
+    // inside the index, before ranking and the limit).
+    if (productId) {
+      auto product = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
+      if (!product.ok()) return FromError(product.error());
     }
+    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kProductFaq, *query, limit, productId.value_or(""));
+    if (!hits.ok()) return FromError(hits.error());
+    for (const auto& h : *hits) out.push_back(WithExtra(h.item.dataJson, "relevance", Relevance(h.relevance)));
   } else if (productId) {
     auto product = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
     if (!product.ok()) return FromError(product.error());
@@ -279,47 +282,54 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
 }
 
 // A cart: {"conversationId", "items": [...], "itemCount", "subtotal", "currency"}.
-ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
-  const std::string convId = Str(a, "conversationId");
-  const std::string action = Str(a, "action");
-  auto stored = c.service.GetCart(c.principal, convId);
-  if (!stored.ok()) return FromError(stored.error());
-  rapidjson::Document cart;
-  cart.Parse(stored->value_or(R"({"items":[]})").c_str());
-  auto& alloc = cart.GetAllocator();
-  Value& items = cart["items"];
+// Lines are stored; totals are derived on every read, never stored stale.
+constexpr rapidjson::SizeType kCartLinesMax = 100;
+constexpr std::int64_t kCartLineQuantityMax = 999;
 
-  auto findLine = [&](const std::string& variantId) -> rapidjson::SizeType {
-    for (rapidjson::SizeType i = 0; i < items.Size(); ++i)
-      if (variantId == items[i]["variantId"].GetString()) return i;
-    return items.Size();
-  };
+// Applies one change to the cart's lines (a JSON array). Runs inside the
+// cart's write transaction (ChatService::ChangeCart).
+Result<std::string> ApplyCartChange(const ToolContext& c, const Value& a, const std::string& current) {
+  const std::string action = Str(a, "action");
   const std::string variantId = Str(a, "variantId");
   const std::int64_t quantity = Int(a, "quantity", 1);
+  auto fail = [](ErrorCode code, std::string m) -> Result<std::string> { return MakeError(code, std::move(m)); };
+  rapidjson::Document items;
+  items.Parse(current.c_str());
+  if (!items.IsArray()) items.SetArray();
+  auto& alloc = items.GetAllocator();
+  auto findLine = [&](const std::string& id) -> rapidjson::SizeType {
+    for (rapidjson::SizeType i = 0; i < items.Size(); ++i)
+      if (id == items[i]["variantId"].GetString()) return i;
+    return items.Size();
+  };
   if (action == "add" || action == "update") {
     const std::string productId = Str(a, "productId");
     if (productId.empty() || variantId.empty())
-      return Fail(fmt::format("INVALID_PARAMS: action {} needs productId and variantId", action));
-    auto product = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, productId);
-    if (!product.ok()) return FromError(product.error());
+      return fail(ErrorCode::kInvalidParams, fmt::format("action {} needs productId and variantId", action));
+    LC_ASSIGN_OR_RETURN(CatalogItem product, c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, productId));
     rapidjson::Document p;
-    p.Parse(product->dataJson.c_str());
+    p.Parse(product.dataJson.c_str());
     const Value* variant = nullptr;
     for (const auto& v : p["variants"].GetArray())
       if (variantId == v["id"].GetString()) variant = &v;
     if (!variant)
-      return Fail(fmt::format("NOT_FOUND: product {} has no variant {} (product_lookup lists its variants)", productId,
-                              variantId));
-    auto line = findLine(variantId);
-    std::int64_t want = action == "add" && line < items.Size() ? items[line]["quantity"].GetInt64() + quantity
-                                                               : quantity;
+      return fail(ErrorCode::kNotFound, fmt::format("product {} has no variant {} (product_lookup lists its variants)",
+                                                    productId, variantId));
+    const auto line = findLine(variantId);
+    const std::int64_t want =
+        action == "add" && line < items.Size() ? items[line]["quantity"].GetInt64() + quantity : quantity;
     if ((*variant)["available"].IsBool() && !(*variant)["available"].GetBool())
-      return Fail("UNAVAILABLE: this variant is not available for sale");
+      return MakeError(ErrorCode::kConflict, "UNAVAILABLE: this variant is not available for sale");
     if ((*variant)["inventory"].IsInt64() && want > (*variant)["inventory"].GetInt64())
-      return Fail(fmt::format("OUT_OF_STOCK: only {} in stock for this variant", (*variant)["inventory"].GetInt64()));
+      return MakeError(ErrorCode::kConflict,
+                       fmt::format("OUT_OF_STOCK: only {} in stock for this variant", (*variant)["inventory"].GetInt64()));
+    if (want > kCartLineQuantityMax)
+      return fail(ErrorCode::kInvalidParams, fmt::format("at most {} of one variant per cart", kCartLineQuantityMax));
     if (line < items.Size()) {
       items[line]["quantity"].SetInt64(want);
     } else {
+      if (items.Size() >= kCartLinesMax)
+        return fail(ErrorCode::kInvalidParams, fmt::format("a cart holds at most {} lines", kCartLinesMax));
       Value l(rapidjson::kObjectType);
       l.AddMember("productId", Value(productId.c_str(), alloc), alloc);
       l.AddMember("variantId", Value(variantId.c_str(), alloc), alloc);
@@ -331,33 +341,48 @@ ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
       items.PushBack(l, alloc);
     }
   } else if (action == "remove") {
-    if (variantId.empty()) return Fail("INVALID_PARAMS: action remove needs variantId");
-    auto line = findLine(variantId);
-    if (line == items.Size()) return Fail("NOT_FOUND: the cart has no line with variant " + variantId);
+    if (variantId.empty()) return fail(ErrorCode::kInvalidParams, "action remove needs variantId");
+    const auto line = findLine(variantId);
+    if (line == items.Size()) return fail(ErrorCode::kNotFound, "the cart has no line with variant " + variantId);
     items.Erase(items.Begin() + line);
   } else if (action == "clear") {
     items.Clear();
   }
-  // Totals are derived, never stored stale.
+  return Compact(items);
+}
+
+ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
+  const std::string convId = Str(a, "conversationId");
+  const bool read = Str(a, "action") == "get";
+  auto lines = c.service.ChangeCart(
+      c.principal, convId,
+      read ? std::function<Result<std::string>(const std::string&)>()
+           : [&](const std::string& current) { return ApplyCartChange(c, a, current); });
+  if (!lines.ok()) {
+    // Stock and availability carry their own code in the message.
+    if (lines.error().code == ErrorCode::kConflict) return Fail(lines.error().message);
+    return FromError(lines.error());
+  }
+  rapidjson::Document items;
+  items.Parse(lines->c_str());
   std::int64_t count = 0, cents = 0;
   std::string currency = "USD";
   for (const auto& l : items.GetArray()) {
-    count += l["quantity"].GetInt64();
-    double price = std::atof(l["price"].GetString());
-    cents += static_cast<std::int64_t>(std::llround(price * 100)) * l["quantity"].GetInt64();
+    const std::int64_t q = l["quantity"].GetInt64();
+    // Prices are canonical "D.CC" (the import's normalization): exact cents.
+    std::string_view price(l["price"].GetString());
+    auto dot = price.find('.');
+    const std::int64_t unit = std::atoll(std::string(price.substr(0, dot)).c_str()) * 100 +
+                              (dot == std::string_view::npos ? 0 : std::atoll(std::string(price.substr(dot + 1)).c_str()));
+    count += q;
+    cents += unit * q;
     currency = l["currency"].GetString();
   }
-  std::string itemsJson = Compact(items);
-  std::string out = Obj({{"conversationId", Quote(convId)},
-                         {"items", itemsJson},
-                         {"itemCount", std::to_string(count)},
-                         {"subtotal", Quote(fmt::format("{}.{:02}", cents / 100, cents % 100))},
-                         {"currency", Quote(currency)}});
-  if (action != "get") {
-    Status st = c.service.PutCart(c.principal, convId, Obj({{"items", itemsJson}}));
-    if (!st.ok()) return FromError(st.error());
-  }
-  return Ok(Obj({{"cart", out}}));
+  return Ok(Obj({{"cart", Obj({{"conversationId", Quote(convId)},
+                               {"items", *lines},
+                               {"itemCount", std::to_string(count)},
+                               {"subtotal", Quote(fmt::format("{}.{:02}", cents / 100, cents % 100))},
+                               {"currency", Quote(currency)}})}}));
 }
 
 ToolOutcome CollectionLookup(const ToolContext& c, const Value& a) {
@@ -382,19 +407,9 @@ ToolOutcome CollectionLookup(const ToolContext& c, const Value& a) {
 ToolOutcome DiscountLookup(const ToolContext& c, const Value& a) {
   std::vector<CatalogItem> found;
   if (auto code = OptStr(a, "code")) {
-    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kDiscount, *code, 20);
-    if (!hits.ok()) return FromError(hits.error());
-    for (auto& h : *hits) {
-      rapidjson::Document d;
-      d.Parse(h.item.dataJson.c_str());
-      std::string have = d["code"].IsString() ? d["code"].GetString() : "";
-      auto lower = [](std::string s) {
-        for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        return s;
-      };
-      if (lower(have) == lower(*code)) found.push_back(std::move(h.item));
-    }
-    if (found.empty()) return Fail("NOT_FOUND: no discount has the code " + *code);
+    auto item = c.service.FindDiscountByCode(c.principal, *code);
+    if (!item.ok()) return FromError(item.error());
+    found.push_back(std::move(*item));
   } else if (auto q = OptStr(a, "query")) {
     auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kDiscount, *q, static_cast<int>(Int(a, "limit", 5)));
     if (!hits.ok()) return FromError(hits.error());

@@ -8,6 +8,8 @@
 
 #include "livechat/address_policy.h"
 #include "livechat/mcp.h"
+#include "mcp/json_schema.h"
+#include "mcp/tools.h"
 #include "support/rest_fixture.h"
 
 namespace livechat::testing {
@@ -85,6 +87,11 @@ class McpFixture : private McpResolverHolder, public RestFixture {
     rapidjson::Document out;
     out.CopyFrom(At(res, "structuredContent"), out.GetAllocator());
     CHECK(fromText == out);
+    // structuredContent conforms to the outputSchema the tool publishes.
+    const mcp::Tool* tool = mcp::FindTool(name);
+    REQUIRE(tool);
+    CHECK_MESSAGE(mcp::ValidateAgainst(tool->outputSchema, out, "").empty(),
+                  mcp::ValidateAgainst(tool->outputSchema, out, ""));
     return out;
   }
   // The error text of a failed call (fails the test when it succeeded).

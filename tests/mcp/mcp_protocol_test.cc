@@ -80,20 +80,98 @@ TEST_CASE("sessions: an issued id is accepted, an unknown one is 404, DELETE end
   CHECK(f.Send(f.McpRequest(R"({"jsonrpc":"2.0","id":3,"method":"ping"})")).status() == 200);
 }
 
-TEST_CASE("the oldest session is forgotten above maxSessions") {
+TEST_CASE("a store's oldest session is forgotten above its cap; other stores' sessions are untouched") {
   McpOptions o;
-  o.maxSessions = 2;
+  o.maxSessionsPerStore = 2;
   McpFixture f(o, false);
-  std::vector<std::string> ids;
-  for (int i = 0; i < 3; ++i) ids.push_back(*f.Send(f.McpRequest(Init("2025-11-25"))).raw.Header("mcp-session-id"));
-  auto ping = [&](const std::string& sid) {
-    HttpRequest r = f.McpRequest(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  Shop other = f.NewShop("Other");
+  const std::string otherKey = f.NewKey(kAllRestPerms, false, other.id);
+  auto open = [&](const std::string& key, const std::string& app) {
+    return *f.Send(f.McpRequest(Init("2025-11-25"), key, app)).raw.Header("mcp-session-id");
+  };
+  auto ping = [&](const std::string& sid, const std::string& key = "", const std::string& app = "") {
+    HttpRequest r = f.McpRequest(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", key, app);
     r.headers.emplace_back("mcp-session-id", sid);
     return f.Send(r).status();
   };
+  const std::string theirs = open(otherKey, other.appId);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(open("", ""));
   CHECK(ping(ids[0]) == 404);
   CHECK(ping(ids[1]) == 200);
   CHECK(ping(ids[2]) == 200);
+  CHECK(ping(theirs, otherKey, other.appId) == 200);
+  // An ended session frees its place.
+  HttpRequest del = f.McpRequest("");
+  del.method = "DELETE";
+  del.headers.emplace_back("mcp-session-id", ids[1]);
+  CHECK(f.Send(del).status() == 204);
+  const std::string next = open("", "");
+  CHECK(ping(ids[2]) == 200);
+  CHECK(ping(next) == 200);
+}
+
+TEST_CASE("a protocol version header that differs from the session's is 400") {
+  McpFixture f(McpOptions{}, false);
+  const std::string sid = *f.Send(f.McpRequest(Init("2025-06-18"))).raw.Header("mcp-session-id");
+  HttpRequest req = f.McpRequest(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  req.headers.emplace_back("mcp-session-id", sid);
+  req.headers.emplace_back("mcp-protocol-version", "2025-11-25");
+  RpcReply r = f.Send(req);
+  CHECK(r.status() == 400);
+  CHECK(r.errorMessage() == "MCP-Protocol-Version 2025-11-25 differs from the session's 2025-06-18");
+  for (auto& h : req.headers)
+    if (h.first == "mcp-protocol-version") h.second = "2025-06-18";
+  CHECK(f.Send(req).status() == 200);
+}
+
+TEST_CASE("hostile bodies: deep nesting, invalid UTF-8, huge numbers, oversized batches") {
+  McpFixture f(McpOptions{}, false);
+  // 100,000 levels would overflow a recursive parser's stack; 65 is refused.
+  RpcReply deep = f.Send(f.McpRequest(std::string(100'000, '[') + std::string(100'000, ']')));
+  CHECK(deep.status() == 400);
+  CHECK(deep.errorCode() == -32600);
+  std::string nest64 = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":)" + std::string(62, '[') +
+                       std::string(62, ']') + "}}";  // 64 levels: root, params, 62 arrays
+  CHECK(f.Send(f.McpRequest(nest64)).status() == 200);
+  std::string nest65 = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":)" + std::string(63, '[') +
+                       std::string(63, ']') + "}}";
+  CHECK(f.Send(f.McpRequest(nest65)).errorCode() == -32600);
+
+  RpcReply utf = f.Send(f.McpRequest("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}"));
+  CHECK(utf.status() == 400);
+  CHECK(utf.errorCode() == -32700);
+
+  CHECK(f.ToolError("list_conversations", R"({"limit":1e300})") == "INVALID_PARAMS: limit must be an integer");
+  CHECK(f.ToolError("list_conversations", R"({"limit":1.5})") == "INVALID_PARAMS: limit must be an integer");
+  CHECK(At(f.ToolOk("list_conversations", R"({"limit":1e3})"), "conversations").Size() == 0);
+
+  auto batch = [](int n) {
+    std::string b = "[";
+    for (int i = 0; i < n; ++i) b += std::string(i ? "," : "") + R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":"ping"})";
+    return b + "]";
+  };
+  HttpRequest ok = f.McpRequest(batch(100));
+  ok.headers.emplace_back("mcp-protocol-version", "2025-03-26");
+  RpcReply hundred = f.Send(ok);
+  REQUIRE(hundred.status() == 200);
+  CHECK(hundred.json.Size() == 100);
+  HttpRequest over = f.McpRequest(batch(101));
+  over.headers.emplace_back("mcp-protocol-version", "2025-03-26");
+  RpcReply refused = f.Send(over);
+  CHECK(refused.status() == 400);
+  CHECK(refused.errorMessage() == "Invalid Request: a batch holds at most 100 messages");
+  HttpRequest init = f.McpRequest("[" + Init("2025-03-26") + "]");
+  init.headers.emplace_back("mcp-protocol-version", "2025-03-26");
+  CHECK(f.Send(init).errorMessage() == "Invalid Request: initialize must not be part of a batch");
+}
+
+TEST_CASE("a malformed message without an id (not a request) is 400") {
+  McpFixture f(McpOptions{}, false);
+  RpcReply r = f.Send(f.McpRequest(R"({"jsonrpc":"2.0","method":5})"));
+  CHECK(r.status() == 400);
+  CHECK(r.errorCode() == -32600);
+  CHECK(f.Send(f.McpRequest(R"({"jsonrpc":"1.0","method":"notifications/initialized"})")).status() == 400);
 }
 
 TEST_CASE("GET and other methods are 405 with Allow") {

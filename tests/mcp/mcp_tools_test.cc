@@ -305,6 +305,11 @@ TEST_CASE("check_order_status by order number or tracking number; the email must
   auto byNumber = f.ToolOk("check_order_status", R"({"orderNumber":"1001"})");
   CHECK(Str(At(At(byNumber, "order"), "id")) == "ord_1001");
   CHECK(Str(At(At(byNumber, "order"), "fulfillmentStatus")) == "fulfilled");
+  // Without the email, status and tracking but not who ordered.
+  CHECK(At(At(byNumber, "order"), "email").IsNull());
+  CHECK(At(At(byNumber, "order"), "customerName").IsNull());
+  auto withEmail = f.ToolOk("check_order_status", R"({"orderNumber":"1001","email":"maya@example.com"})");
+  CHECK(Str(At(At(withEmail, "order"), "customerName")) == "Maya Chen");
   CHECK(Str(At(At(f.ToolOk("check_order_status", R"({"orderNumber":"#1002"})"), "order"), "id")) == "ord_1002");
   auto byTracking = f.ToolOk("check_order_status", R"({"trackingNumber":"1z999aa10123456784"})");
   CHECK(Str(At(At(byTracking, "order"), "orderNumber")) == "#1001");
@@ -439,4 +444,31 @@ TEST_CASE("conversation tools need Manage conversations on the key") {
   CHECK(f.ToolError("send_message", Args(c.id, R"("text":"x")"), readOnly) ==
         "FORBIDDEN: this API key lacks the \"Manage conversations\" permission");
   CHECK(At(f.ToolOk("list_conversations", "{}", readOnly), "conversations").Size() == 0);
+}
+
+TEST_CASE("product_faq_lookup with productId and query filters inside the index, whatever other products hold") {
+  McpFixture f(McpOptions{}, false);
+  AllOn(f);
+  // 300 products whose FAQ says "wash" three times (better BM25 than ours).
+  std::string products = R"([{"id":"mine","title":"Mine","variants":[{"id":"v","price":"1"}],)"
+                         R"("faqs":[{"question":"Can I wash it?","answer":"Yes, cold."}]})";
+  for (int i = 0; i < 300; ++i)
+    products += R"(,{"id":"o)" + std::to_string(i) + R"(","title":"Other","variants":[{"id":"v","price":"1"}],)"
+                R"("faqs":[{"question":"Wash wash wash?","answer":"wash"}]})";
+  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":)" + products + "]}").ok());
+  auto out = f.ToolOk("product_faq_lookup", R"({"productId":"mine","query":"wash","limit":1})");
+  CHECK(Column(At(out, "faqs"), "id") == std::vector<std::string>{"mine-faq-1"});
+  CHECK(f.ToolError("product_faq_lookup", R"({"productId":"nope","query":"wash"})") == "NOT_FOUND: product not found");
+}
+
+TEST_CASE("manage_cart: at most 999 of one variant") {
+  McpFixture f(McpOptions{}, false);
+  AllOn(f);
+  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Untracked","variants":[{"id":"v","price":"0.10"}]}]})").ok());
+  Conversation c = f.Inbound("bulk order");
+  auto full = f.ToolOk("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v","quantity":999)"));
+  CHECK(Str(At(At(full, "cart"), "subtotal")) == "99.90");
+  CHECK(f.ToolError("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v")")) ==
+        "INVALID_PARAMS: at most 999 of one variant per cart");
+  CHECK(At(At(f.ToolOk("manage_cart", Args(c.id, R"("action":"get")")), "cart"), "itemCount").GetInt() == 999);
 }

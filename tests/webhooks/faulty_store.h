@@ -320,6 +320,12 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("SearchCatalog"));
     return inner_.SearchCatalog(shopId, kind, terms, limit);
   }
+  Result<std::vector<CatalogHit>> SearchCatalogChildren(const std::string& shopId, const std::string& kind,
+                                                        const std::string& parentId,
+                                                        const std::vector<std::string>& terms, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("SearchCatalogChildren"));
+    return inner_.SearchCatalogChildren(shopId, kind, parentId, terms, limit);
+  }
   Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) override {
     LC_RETURN_IF_ERROR(Gate("CountCatalogItems"));
     return inner_.CountCatalogItems(shopId, kind);

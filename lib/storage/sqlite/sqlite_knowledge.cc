@@ -24,15 +24,18 @@ CatalogItem ReadItem(const Statement& st, int i = 0) {
 
 // The one FTS token that names a shop and a kind: hex keeps it a single
 // token under every tokenizer option, whatever characters the ids hold.
-std::string ScopeToken(const std::string& shopId, const std::string& kind) {
+std::string HexToken(char tag, const std::string& raw) {
   static const char* kHex = "0123456789abcdef";
-  std::string raw = kind + "/" + shopId;
-  std::string out = "s";
+  std::string out(1, tag);
   for (unsigned char c : raw) {
     out += kHex[c >> 4];
     out += kHex[c & 15];
   }
   return out;
+}
+std::string ScopeToken(const std::string& shopId, const std::string& kind) { return HexToken('s', kind + "/" + shopId); }
+std::string ParentToken(const std::string& shopId, const std::string& kind, const std::string& parentId) {
+  return parentId.empty() ? "" : HexToken('p', kind + "/" + shopId + "/" + parentId);
 }
 
 // A term as an FTS5 string literal: double quotes doubled, so no user text
@@ -99,6 +102,19 @@ Result<std::vector<CatalogItem>> SqliteQueries::ListCatalogItems(const std::stri
 
 Result<std::vector<CatalogHit>> SqliteQueries::SearchCatalog(const std::string& shopId, const std::string& kind,
                                                              const std::vector<std::string>& terms, int limit) {
+  return Search(shopId, kind, "", terms, limit);
+}
+
+Result<std::vector<CatalogHit>> SqliteQueries::SearchCatalogChildren(const std::string& shopId, const std::string& kind,
+                                                                     const std::string& parentId,
+                                                                     const std::vector<std::string>& terms, int limit) {
+  if (parentId.empty()) return std::vector<CatalogHit>();
+  return Search(shopId, kind, parentId, terms, limit);
+}
+
+Result<std::vector<CatalogHit>> SqliteQueries::Search(const std::string& shopId, const std::string& kind,
+                                                      const std::string& parentId,
+                                                      const std::vector<std::string>& terms, int limit) {
   std::vector<CatalogHit> out;
   std::vector<std::string> quoted;
   for (const auto& t : terms)
@@ -107,15 +123,17 @@ Result<std::vector<CatalogHit>> SqliteQueries::SearchCatalog(const std::string& 
   auto join = [&](const char* op) {
     std::string any;
     for (const auto& q : quoted) any += (any.empty() ? "" : op) + q;
-    return "scope : " + ScopeToken(shopId, kind) + " AND {title body} : (" + any + ")";
+    std::string m = "scope : " + ScopeToken(shopId, kind);
+    if (!parentId.empty()) m += " AND parent : " + ParentToken(shopId, kind, parentId);
+    return m + " AND {title body} : (" + any + ")";
   };
-  // The FTS table ranks and limits on its own (bm25 weights: scope 0, title
-  // 10, body 1), so only the top rows are joined back to their records; the
+  // The FTS table ranks and limits on its own (bm25 weights: scope and
+  // parent 0, title 10, body 1), so only the top rows are joined back to their records; the
   // join re-checks shop and kind on the record itself, so a token collision
   // could never leak one.
   static const std::string sql =
       "SELECT i.shop_id, i.kind, i.id, i.parent_id, i.title, i.body, i.data_json, i.updated_at, f.score "
-      "FROM (SELECT rowid, bm25(catalog_fts, 0.0, 10.0, 1.0) AS score FROM catalog_fts "
+      "FROM (SELECT rowid, bm25(catalog_fts, 0.0, 0.0, 10.0, 1.0) AS score FROM catalog_fts "
       "      WHERE catalog_fts MATCH ?1 ORDER BY score LIMIT ?2) f "
       "JOIN catalog_items i ON i.rowid = f.rowid WHERE i.shop_id = ?3 AND i.kind = ?4 ORDER BY f.score, i.id";
   auto run = [&](const std::string& match, int n) -> Status {
@@ -180,9 +198,11 @@ Status SqliteQueries::PutCatalogItem(const CatalogItem& item, const std::vector<
   LC_ASSIGN_OR_RETURN(Statement d, conn_.Prepare(delFts));
   d.Add(rowid);
   LC_RETURN_IF_ERROR(d.Run());
-  static const std::string insFts = "INSERT INTO catalog_fts (rowid, scope, title, body) VALUES (?1, ?2, ?3, ?4)";
+  static const std::string insFts =
+      "INSERT INTO catalog_fts (rowid, scope, parent, title, body) VALUES (?1, ?2, ?3, ?4, ?5)";
   LC_ASSIGN_OR_RETURN(Statement f, conn_.Prepare(insFts));
-  f.Add(rowid).Add(ScopeToken(item.shopId, item.kind)).Add(item.title).Add(item.body);
+  f.Add(rowid).Add(ScopeToken(item.shopId, item.kind)).Add(ParentToken(item.shopId, item.kind, item.parentId))
+      .Add(item.title).Add(item.body);
   LC_RETURN_IF_ERROR(f.Run());
 
   static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";

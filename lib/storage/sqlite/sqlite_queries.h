@@ -110,6 +110,9 @@ class SqliteQueries final : public StoreWriter {
                                                     int limit) override;
   Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
                                                 const std::vector<std::string>& terms, int limit) override;
+  Result<std::vector<CatalogHit>> SearchCatalogChildren(const std::string& shopId, const std::string& kind,
+                                                        const std::string& parentId,
+                                                        const std::vector<std::string>& terms, int limit) override;
   Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) override;
   Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) override;
   Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
@@ -119,6 +122,8 @@ class SqliteQueries final : public StoreWriter {
  private:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
   Result<bool> RunChanged(Statement& st);
+  Result<std::vector<CatalogHit>> Search(const std::string& shopId, const std::string& kind, const std::string& parentId,
+                                         const std::vector<std::string>& terms, int limit);
   Status WriteTagRows(const std::string& shopId, const std::string& conversationId,
                       const std::vector<std::string>& tags);
 

@@ -383,8 +383,9 @@ END;
 // Store knowledge (the tool server's data): catalog items of every kind with
 // their canonical JSON, exact-match lookup keys (order numbers, tracking
 // numbers), and a full-text index. The FTS row shares the item's rowid; its
-// `scope` column holds one token naming shop and kind, so a search is one
-// FTS5 query that never reads another store's or another kind's rows.
+// `scope` column holds one token naming shop and kind (and `parent` one
+// naming its parent), so a search is one FTS5 query that never reads
+// another store's or another kind's rows.
 constexpr const char* kSchemaV6 = R"sql(
 CREATE TABLE catalog_items (
   shop_id TEXT NOT NULL REFERENCES shops(id),
@@ -406,7 +407,8 @@ CREATE TABLE catalog_keys (
   PRIMARY KEY (shop_id, kind, key)
 ) WITHOUT ROWID;
 CREATE INDEX catalog_keys_item ON catalog_keys(shop_id, kind, item_id);
-CREATE VIRTUAL TABLE catalog_fts USING fts5(scope, title, body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE catalog_fts USING fts5(scope, parent, title, body,
+  tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE TABLE shop_documents (
   shop_id TEXT NOT NULL REFERENCES shops(id),
   name TEXT NOT NULL,
