@@ -91,6 +91,25 @@ RestApi::~RestApi() = default;
 
 bool RestApi::Owns(std::string_view target) { return SurfaceOf(target) != Surface::kNone; }
 
+std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
+  Surface surface = SurfaceOf(target);
+  std::optional<ParsedTarget> t = surface == Surface::kNone ? std::nullopt : ParseTarget(target);
+  if (!t) return std::nullopt;
+  const auto& segs = t->segments;
+  switch (surface) {
+    case Surface::kChat: return rest::ChatRouteTemplate(segs, 0);
+    case Surface::kAdmin:
+      if (segs.size() == 3 && segs[1] == "auth" && (segs[2] == "login" || segs[2] == "logout"))
+        return "/api/auth/" + segs[2];
+      if (auto chat = rest::ChatRouteTemplate(segs, 1)) return "/api" + *chat;
+      return std::nullopt;
+    default:
+      if (segs.size() == 2) return std::string("/webhook/subscriptions");
+      if (segs.size() == 3) return std::string("/webhook/subscriptions/{id}");
+      return std::nullopt;
+  }
+}
+
 HttpResponse RestApi::Handle(const HttpRequest& req) {
   Surface surface = SurfaceOf(req.target);
   if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));
