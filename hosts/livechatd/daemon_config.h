@@ -36,6 +36,10 @@ struct DaemonConfig {
   int graphqlPort = -1;  // -1: no second listener
   std::int64_t graphqlBucket = 20'000;
   std::int64_t graphqlRefill = 1'000;
+  // The admin listener: /metrics, /healthz, /readyz. Loopback by default so
+  // metrics never share the public port.
+  std::string adminHost = "127.0.0.1";
+  int adminPort = 9464;  // -1: none (no /metrics at all)
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

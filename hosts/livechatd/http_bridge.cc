@@ -64,12 +64,7 @@ void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
 
 class AccessLog {
  public:
-  void Write(const httplib::Request& req, const httplib::Response& res) {
-    double ms = 0;
-    if (tRequestStart != Steady::time_point{}) {
-      ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
-      tRequestStart = Steady::time_point{};
-    }
+  void Write(const httplib::Request& req, const httplib::Response& res, double ms) {
     // The path only: query strings carry customer emails and cursors.
     std::string path = req.target.substr(0, req.target.find('?'));
     std::string line = "{\"time\":";
@@ -80,6 +75,8 @@ class AccessLog {
     livechat::AppendJsonString(line, path);
     line += fmt::format(",\"status\":{},\"durationMs\":{:.3f},\"peer\":", res.status, ms);
     livechat::AppendJsonString(line, req.remote_addr);
+    line += ",\"requestId\":";
+    livechat::AppendJsonString(line, res.get_header_value("X-Request-Id"));
     line += "}\n";
     std::lock_guard<std::mutex> lock(mu_);
     std::fwrite(line.data(), 1, line.size(), stderr);
@@ -90,6 +87,28 @@ class AccessLog {
 };
 
 }  // namespace
+
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
+  // Every response carries the request id; the logger (which cpp-httplib
+  // calls after each response) logs it and counts the request.
+  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    tRequestStart = Steady::now();
+    res.set_header("X-Request-Id", RequestIdFor(req));
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  auto log = options.accessLog ? std::make_shared<AccessLog>() : nullptr;
+  livechat::MetricsRegistry* metrics = options.obs.metrics;
+  if (!log && !metrics) return;
+  server.set_logger([log, metrics](const httplib::Request& req, const httplib::Response& res) {
+    double ms = 0;
+    if (tRequestStart != Steady::time_point{}) {
+      ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
+      tRequestStart = Steady::time_point{};
+    }
+    if (metrics) CountRequest(*metrics, req, res.status, ms / 1000.0);
+    if (log) log->Write(req, res, ms);
+  });
+}
 
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in) {
   livechat::HttpRequest out;
@@ -113,22 +132,9 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
                    const BridgeOptions& options) {
   server.set_payload_max_length(options.transportMaxBody);
 
-  if (options.accessLog) {
-    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-      tRequestStart = Steady::now();
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    auto log = std::make_shared<AccessLog>();
-    server.set_logger([log](const httplib::Request& req, const httplib::Response& res) { log->Write(req, res); });
-  }
-
-  server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& res) {
-    if (store.Healthy()) {
-      SetJson(res, 200, "{\"status\":\"ok\"}");
-    } else {
-      SetJson(res, 503, "{\"status\":\"unavailable\"}");
-    }
-  });
+  InstallRequestHooks(server, options);
+  InstallProbes(server, store, options.obs);
+  if (options.obs.serveOpenApi) InstallOpenApi(server);
 
   auto serve = [rest, graphql](const httplib::Request& in, httplib::Response& res) {
     if (graphql && livechat::GraphQLApi::Owns(in.target)) {
@@ -157,7 +163,9 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   // cpp-httplib calls this for every status >= 400, ours included: only fill
   // responses it produced itself (they have no body).
   server.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+        // Refused before routing (a body over the transport limit): no id yet.
+        if (!res.has_header("X-Request-Id")) res.set_header("X-Request-Id", RequestIdFor(req));
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         SetJson(res, res.status, livechat::RestErrorBody(TransportError(res.status)));
         return httplib::Server::HandlerResponse::Handled;

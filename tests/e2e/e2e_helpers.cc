@@ -60,7 +60,9 @@ Daemon StartDaemon(const TempDir& dir, const std::string& db, const std::vector<
   Daemon d;
   d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
                           ".log");
-  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0"};
+  // An ephemeral admin port: suites run side by side (EXTRA may override it).
+  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0", "--admin-listen",
+                                   "127.0.0.1:0"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
   REQUIRE(d.process->started());

@@ -253,10 +253,15 @@ TEST_CASE("host binaries: help, version and usage errors") {
                           "LIVECHAT_RATE_LIMIT_IP", "LIVECHAT_TRUSTED_PROXY", "LIVECHAT_THREADS",
                           "LIVECHAT_MAX_BODY", "LIVECHAT_WEBHOOK_RETRY_DELAYS", "LIVECHAT_WEBHOOK_TIMEOUT",
                           "LIVECHAT_WEBHOOK_ALLOW_PRIVATE_TARGETS", "LIVECHAT_WEBHOOK_CA_FILE",
-                          "LIVECHAT_WEBHOOK_THREADS"}) {
+                          "LIVECHAT_WEBHOOK_THREADS", "LIVECHAT_ACCESS_LOG", "LIVECHAT_SECURE_COOKIES",
+                          "LIVECHAT_GRAPHQL_LISTEN", "LIVECHAT_GRAPHQL_BUCKET", "LIVECHAT_GRAPHQL_REFILL",
+                          "LIVECHAT_ADMIN_LISTEN"}) {
     CAPTURE(env);
     CHECK(help.out.find(env) != std::string::npos);
   }
+  CHECK(help.out.find("  --admin-listen HOST:PORT|none\n") != std::string::npos);
+  CHECK(help.out.find("default: 127.0.0.1:9464; env: LIVECHAT_ADMIN_LISTEN\n") != std::string::npos);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--admin-listen", "9464"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--version"}).exitCode == 0);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--no-such-flag"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--listen", "nonsense"}).exitCode == 2);
