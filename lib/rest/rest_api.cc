@@ -148,7 +148,13 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   std::optional<std::string> pathId = segs.size() == 3 ? std::optional<std::string>(segs[2]) : std::nullopt;
   const std::string secret = req.Header("x-webhook-secret").value_or("");
   if (req.method == "POST") {
-    if (pathId) return MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id");
+    if (pathId) {
+      // 405 must say what is allowed (RFC 9110): the id form has no POST.
+      HttpResponse r = rest::ErrorResponse(
+          MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id; use GET, PUT, DELETE"));
+      r.SetHeader("Allow", "GET, PUT, DELETE");
+      return r;
+    }
     LC_ASSIGN_OR_RETURN(Principal p, service.AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
     LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
     LC_ASSIGN_OR_RETURN(CreateWebhookInput in, rest::CreateWebhookFromBody(*body));
@@ -158,9 +164,10 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
     return rest::JsonResponse(created ? 201 : 200, rest::DataEnvelope(ToJson(sub)));
   }
   if (req.method != "GET" && req.method != "PUT" && req.method != "DELETE") {
+    const std::string allow = pathId ? "GET, PUT, DELETE" : "GET, POST, PUT, DELETE";
     HttpResponse r = rest::ErrorResponse(
-        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use GET, POST, PUT, DELETE"));
-    r.SetHeader("Allow", "GET, POST, PUT, DELETE");
+        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
+    r.SetHeader("Allow", allow);
     return r;
   }
   LC_ASSIGN_OR_RETURN(auto auth, service.AuthenticateWebhookSecret(secret));

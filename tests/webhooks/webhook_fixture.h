@@ -263,6 +263,7 @@ class WebhookFixture {
   testing::Reply Send(const HttpRequest& req) {
     testing::Reply r;
     r.raw = api_->Handle(req);
+    testing::RecordExchange(req, r.raw);
     r.json = ParseJson(r.raw.body);
     return r;
   }
