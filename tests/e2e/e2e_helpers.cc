@@ -8,6 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include "livechat/rest.h"
+#include "support/exchange_recorder.h"
+
 namespace e2e {
 
 using namespace std::chrono_literals;
@@ -90,6 +93,20 @@ httplib::Client MakeClient(int port) {
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5);
   cli.set_read_timeout(10);
+  // The contract check (tests/node/openapi) replays what the REST endpoints
+  // and probes of a real livechatd answered; GraphQL has its own checks.
+  cli.set_logger([](const httplib::Request& req, const httplib::Response& res) {
+    const std::string path = req.path.substr(0, req.path.find('?'));
+    if (!livechat::RestApi::Owns(path) && path != "/healthz" && path != "/readyz" && path != "/openapi.json") return;
+    livechat::HttpRequest in;
+    in.method = req.method;
+    in.target = req.path;
+    livechat::HttpResponse out;
+    out.status = res.status;
+    for (const auto& [name, value] : res.headers) out.headers.emplace_back(name, value);
+    out.body = res.body;
+    livechat::testing::RecordExchange(in, out);
+  });
   return cli;
 }
 

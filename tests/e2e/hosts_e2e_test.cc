@@ -84,6 +84,16 @@ TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM ex
     REQUIRE(health);
     CHECK(health->status == 200);
     CHECK(health->body == "{\"status\":\"ok\"}");
+    auto ready = cli.Get("/readyz");
+    REQUIRE(ready);
+    CHECK(ready->status == 200);
+    CHECK(ready->body == R"({"status":"ready","checks":{"database":"ok","migrations":"ok","dispatcher":"ok"}})");
+    // The contract as served: the checked-in JSON, byte for byte.
+    auto contract = cli.Get("/openapi.json");
+    REQUIRE(contract);
+    CHECK(contract->status == 200);
+    CHECK(contract->get_header_value("Content-Type") == "application/json");
+    CHECK(contract->body == Slurp(std::string(LIVECHAT_SOURCE_DIR) + "/docs/api/openapi.json"));
 
     auto anon = cli.Get("/chat/conversations");
     REQUIRE(anon);
