@@ -197,6 +197,7 @@ int main(int argc, char** argv) {
   graphqlOptions.bucketCapacity = cfg.graphqlBucket;
   graphqlOptions.refillPerSecond = cfg.graphqlRefill;
   graphqlOptions.trustedProxies = restOptions.trustedProxies;
+  graphqlOptions.metrics = &metrics;
   auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
 
   int port = 0;

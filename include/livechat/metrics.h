@@ -108,6 +108,9 @@ namespace metric {
 inline constexpr std::string_view kHttpRequests = "livechat_http_requests_total";
 inline constexpr std::string_view kHttpDuration = "livechat_http_request_duration_seconds";
 inline constexpr std::string_view kRateLimitRefusals = "livechat_rate_limit_refusals_total";
+// Counted from two places (ChatService, GraphQLApi); the first to register sets the help.
+inline constexpr std::string_view kRateLimitRefusalsHelp =
+    "Requests refused by a rate limit (scope ip or key: the REST windows; graphql: the query-cost bucket)";
 inline constexpr std::string_view kWebhookQueueDepth = "livechat_webhook_queue_depth";
 inline constexpr std::string_view kWebhookOldestAge = "livechat_webhook_oldest_pending_age_seconds";
 inline constexpr std::string_view kWebhookDeliveries = "livechat_webhook_deliveries_total";

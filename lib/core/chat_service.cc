@@ -24,9 +24,10 @@ ChatService::ChatService(ServiceOptions options)
       resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
       limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {
   if (options_.metrics) {
-    constexpr std::string_view kHelp = "Requests refused by the per-IP or per-API-key rate limit";
-    refusedByIp_ = &options_.metrics->GetCounter(metric::kRateLimitRefusals, kHelp, {{"scope", "ip"}});
-    refusedByKey_ = &options_.metrics->GetCounter(metric::kRateLimitRefusals, kHelp, {{"scope", "key"}});
+    refusedByIp_ =
+        &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "ip"}});
+    refusedByKey_ =
+        &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "key"}});
   }
 }
 

@@ -29,6 +29,7 @@ let base;
 let admin;
 let key;
 let storeId;
+let appId;
 let receiver;
 let receiverUrl;
 const held = [];  // webhook requests the receiver has not answered yet
@@ -76,11 +77,12 @@ before(async () => {
 
   const store = ctl('store', 'create', '--name', 'Metrics', '--plan', 'pro');
   storeId = store.id;
+  appId = store.appId;
   key = ctl('key', 'create', '--store', storeId, '--name', 'metrics', '--permissions',
             'read_conversations,manage_conversations,read_customers').key;
   server = spawn(join(bin, 'livechatd'), ['--db', db, '--listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0',
     '--webhook-allow-private-targets', '--webhook-ca-file', join(dir, 'cert.pem'), '--rate-limit-key',
-    String(KEY_LIMIT), '--webhook-retry-delays', '1h,1h,1h,1h,1h,1h'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    String(KEY_LIMIT), '--webhook-retry-delays', '1h,1h,1h,1h,1h,1h', '--graphql-bucket', '3', '--graphql-refill', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr.on('data', (c) => { stderr += c; });
   [base, admin] = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`livechatd did not start in 10 s\n${stderr}`)), 10000);
@@ -271,4 +273,19 @@ test('429s add to the refusal counter one for one; the API key scope is labelled
   const m = await scrape();
   assert.equal(sampleValue(m, 'livechat_rate_limit_refusals_total', { scope: 'key' }) - refusedBefore, refused);
   assert.equal(requests(m, '/chat/members', 'GET', 429) - requests(before, '/chat/members', 'GET', 429), refused);
+});
+
+test('a GraphQL query over its cost budget is THROTTLED and counted under scope graphql', async () => {
+  const before = sampleValue(await scrape(), 'livechat_rate_limit_refusals_total', { scope: 'graphql' }) ?? 0;
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-api-id': appId, 'x-api-secret': key },
+    body: JSON.stringify({ query: '{ customer(id: "nobody") { id email firstName } }' }),  // cost 4 > bucket 3
+  });
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.errors[0].extensions.code, 'THROTTLED');
+  const m = await scrape();
+  assert.equal(sampleValue(m, 'livechat_rate_limit_refusals_total', { scope: 'graphql' }) - before, 1);
+  assert.equal(requests(m, '/graphql', 'POST', 200) >= 1, true);
 });
