@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "livechat/http.h"
 #include "livechat/json_codec.h"
@@ -33,18 +35,21 @@ class ExchangeRecorder {
     line += ",\"target\":";
     AppendJsonString(line, req.target);
     line += ",\"status\":" + std::to_string(resp.status) + ",\"headers\":{";
-    bool first = true;
-    for (const auto& [name, value] : resp.headers) {
-      if (!first) line += ',';
-      first = false;
-      std::string lower;
-      for (char c : name) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-      AppendJsonString(line, lower);
-      line += ':';
-      AppendJsonString(line, value);
-    }
+    AppendHeaders(line, resp.headers);
     line += "},\"body\":";
     AppendJsonString(line, resp.body);
+    line += "}\n";
+    std::lock_guard<std::mutex> lock(mu_);
+    std::fwrite(line.data(), 1, line.size(), file_);
+  }
+
+  // An outbound webhook delivery (checked against the document's `webhooks`).
+  void RecordDelivery(const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body) {
+    if (file_ == nullptr) return;
+    std::string line = "{\"kind\":\"webhook\",\"headers\":{";
+    AppendHeaders(line, headers);
+    line += "},\"body\":";
+    AppendJsonString(line, body);
     line += "}\n";
     std::lock_guard<std::mutex> lock(mu_);
     std::fwrite(line.data(), 1, line.size(), file_);
@@ -55,6 +60,20 @@ class ExchangeRecorder {
   }
 
  private:
+  // Names lowercased: HTTP header names are case-insensitive.
+  static void AppendHeaders(std::string& line, const std::vector<std::pair<std::string, std::string>>& headers) {
+    bool first = true;
+    for (const auto& [name, value] : headers) {
+      if (!first) line += ',';
+      first = false;
+      std::string lower;
+      for (char c : name) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      AppendJsonString(line, lower);
+      line += ':';
+      AppendJsonString(line, value);
+    }
+  }
+
   ExchangeRecorder() {
     const char* dir = std::getenv("LIVECHAT_CONTRACT_DIR");
     if (dir == nullptr || *dir == '\0') return;

@@ -85,7 +85,13 @@ function resolve(rawPath) {
   return { template: t?.path, mirror };
 }
 
+let recordings;
 function loadRecordings() {
+  recordings ??= readRecordings();
+  return recordings;
+}
+
+function readRecordings() {
   assert.ok(recordDir, 'LIVECHAT_CONTRACT_DIR is not set: nothing to check');
   const files = [];
   const walk = (d) => {
@@ -178,8 +184,47 @@ function check(ex) {
 }
 
 
+// An outbound delivery against doc.webhooks[event]: its declared headers and body.
+function checkDelivery(d) {
+  const event = d.headers['x-webhook-event'];
+  const op = doc.webhooks[event]?.post;
+  if (!op) return `delivery of undocumented event "${event}"`;
+  for (const p of op.parameters.map(deref)) {
+    const value = d.headers[p.name.toLowerCase()];
+    if (value === undefined) {
+      if (p.required) return `delivery ${event}: header ${p.name} missing`;
+      continue;
+    }
+    const v = validatorFor(`param ${p.name}`, p.schema);
+    if (!v(value)) return `delivery ${event}: header ${p.name}="${value}": ${describe(v.errors)}`;
+  }
+  const v = validatorFor(`webhook ${event}`, op.requestBody.content['application/json'].schema);
+  let body;
+  try {
+    body = JSON.parse(d.body);
+  } catch {
+    return `delivery ${event}: body is not JSON`;
+  }
+  if (!v(body)) return `delivery ${event}: ${describe(v.errors)}\n  body: ${d.body.slice(0, 600)}`;
+  return null;
+}
+
+test('every webhook delivery the suites made honours the document\'s webhooks', () => {
+  const deliveries = loadRecordings().filter((e) => e.kind === 'webhook');
+  assert.ok(deliveries.length >= 50, `only ${deliveries.length} deliveries recorded`);
+  const problems = new Map();
+  const events = new Set();
+  for (const d of deliveries) {
+    events.add(d.headers['x-webhook-event']);
+    const p = checkDelivery(d);
+    if (p) problems.set(p, (problems.get(p) ?? 0) + 1);
+  }
+  console.log(`${deliveries.length} deliveries of ${[...events].sort().join(', ')}`);
+  assert.equal(problems.size, 0, [...problems].map(([p, n]) => `${n} x ${p}`).join('\n'));
+});
+
 test('every recorded REST response honours docs/api/openapi.json', () => {
-  const exchanges = loadRecordings();
+  const exchanges = loadRecordings().filter((e) => e.kind !== 'webhook');
   const suites = new Set(exchanges.map((e) => e.suite));
   for (const s of REQUIRED_SUITES) assert.ok(suites.has(s), `no recordings from the ${s} suite in ${recordDir}`);
   assert.ok(exchanges.length >= MIN_EXCHANGES, `only ${exchanges.length} exchanges recorded (expected >= ${MIN_EXCHANGES})`);
