@@ -22,6 +22,9 @@ using Steady = std::chrono::steady_clock;
 // logger reads it. Requests that fail before routing (a malformed request
 // line) have no stamp and log a duration of 0.
 thread_local Steady::time_point tRequestStart{};
+// The route template the adapter reported for this worker's current request
+// (same per-thread hand-off as the start time); empty: the logger derives it.
+thread_local std::string tRoute;
 
 std::string Lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -105,7 +108,8 @@ void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) 
       ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
       tRequestStart = Steady::time_point{};
     }
-    if (metrics) CountRequest(*metrics, req, res.status, ms / 1000.0);
+    if (metrics) CountRequest(*metrics, req, res.status, ms / 1000.0, tRoute);
+    tRoute.clear();
     if (log) log->Write(req, res, ms);
   });
 }
@@ -138,6 +142,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
 
   auto serve = [rest, graphql](const httplib::Request& in, httplib::Response& res) {
     if (graphql && livechat::GraphQLApi::Owns(in.target)) {
+      tRoute = "/graphql";
       CopyResponse(graphql->Handle(ToHttpRequest(in)), res);
       return;
     }
@@ -147,7 +152,9 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
               livechat::RestErrorBody({livechat::ErrorCode::kNotFound, "No resource at " + path + "."}));
       return;
     }
-    CopyResponse(rest->Handle(ToHttpRequest(in)), res);
+    livechat::HttpResponse out = rest->Handle(ToHttpRequest(in));
+    tRoute = std::move(out.route);
+    CopyResponse(std::move(out), res);
   };
   // cpp-httplib matches the decoded path against each pattern. This one
   // matches every path, even one with a decoded newline (which ".*" would

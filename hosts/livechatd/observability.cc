@@ -129,8 +129,9 @@ std::string RouteLabel(const std::string& target) {
   return "unmatched";
 }
 
-void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds) {
-  const std::string route = RouteLabel(req.target);
+void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
+                  const std::string& adapterRoute) {
+  const std::string route = adapterRoute.empty() ? RouteLabel(req.target) : adapterRoute;
   const std::string method(MethodLabel(req.method));
   metrics
       .GetCounter(livechat::metric::kHttpRequests, "HTTP requests served, by route template, method and status",

@@ -35,8 +35,10 @@ void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observa
 std::string RequestIdFor(const httplib::Request& req);
 
 // Counts one served request: requests by route template, method and status,
-// and its latency by route template and method.
-void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds);
+// and its latency by route template and method. `route` is the template the
+// adapter reported; empty: derived from the target (RouteLabel).
+void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
+                  const std::string& route);
 
 // The route label of a target: a REST route template, a fixed path of the
 // daemon, or "unmatched" (keeps the label set bounded).

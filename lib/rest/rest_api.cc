@@ -117,8 +117,18 @@ HttpResponse RestApi::Handle(const HttpRequest& req) {
   std::string ip = ClientIp(req, impl_->options.trustedProxies);
   switch (surface) {
     case Surface::kChat: return impl_->HandleChat(req, target, ip);
-    case Surface::kAdmin: return impl_->HandleAdmin(req, target, ip);
-    default: return impl_->HandleLegacy(req, target, ip);
+    case Surface::kAdmin: {
+      HttpResponse resp = impl_->HandleAdmin(req, target, ip);
+      if (!resp.route.empty() && resp.route.rfind("/api/", 0) != 0) resp.route.insert(0, "/api");
+      return resp;
+    }
+    default: {
+      HttpResponse resp = impl_->HandleLegacy(req, target, ip);
+      // Every legacy answer has its route: the path decided the surface.
+      if (target && target->segments.size() == 2) resp.route = "/webhook/subscriptions";
+      if (target && target->segments.size() == 3) resp.route = "/webhook/subscriptions/{id}";
+      return resp;
+    }
   }
 }
 
@@ -230,7 +240,9 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
       resp.SetHeader("Allow", "POST");
       return resp;
     }
-    return login ? Login(req, ip) : Logout(req);
+    HttpResponse resp = login ? Login(req, ip) : Logout(req);
+    resp.route = login ? "/api/auth/login" : "/api/auth/logout";
+    return resp;
   }
 
   Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));

@@ -330,8 +330,8 @@ const std::vector<Route>& Routes() {
       {{"chat", "conversations", "{conversationId}", "attributes"}, "POST", B::kRequired, UpsertAttribute},
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "PUT", B::kRequired, UpdateAttribute},
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "DELETE", B::kNone, DeleteAttribute},
-      {{"chat", "customers", "{customerId}"}, "GET", B::kNone, GetCustomer},
-      {{"chat", "customers", "{customerId}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
+      {{"chat", "customers", "{customerUuid}"}, "GET", B::kNone, GetCustomer},
+      {{"chat", "customers", "{customerUuid}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
       {{"chat", "members"}, "GET", B::kNone, ListMembers},
       {{"chat", "members", "{memberId}"}, "GET", B::kNone, GetMember},
       {{"chat", "webhooks"}, "GET", B::kNone, ListWebhooks},
@@ -361,18 +361,29 @@ bool Matches(const Route& route, const std::vector<std::string>& segments, std::
   return true;
 }
 
+// "/chat/conversations/{conversationId}": built once per route.
+const std::string& TemplateOf(const Route& route) {
+  static const std::vector<std::string> kTemplates = [] {
+    std::vector<std::string> out;
+    for (const Route& r : Routes()) {
+      std::string t;
+      for (std::string_view seg : r.pattern) {
+        t += '/';
+        t += seg;
+      }
+      out.push_back(std::move(t));
+    }
+    return out;
+  }();
+  return kTemplates[static_cast<std::size_t>(&route - Routes().data())];
+}
+
 }  // namespace
 
 std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& segments, std::size_t first) {
   std::vector<std::string> params;
   for (const Route& route : Routes()) {
-    if (!Matches(route, segments, first, &params)) continue;
-    std::string out;
-    for (std::string_view seg : route.pattern) {
-      out += '/';
-      out += seg;
-    }
-    return out;
+    if (Matches(route, segments, first, &params)) return TemplateOf(route);
   }
   return std::nullopt;
 }
@@ -380,25 +391,34 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes) {
   std::string allow;
+  const Route* matched = nullptr;
   std::vector<std::string> params;
   for (const Route& route : Routes()) {
     if (!Matches(route, target.segments, first, &params)) continue;
+    matched = &route;
     if (route.method != req.method) {
       if (!allow.empty()) allow += ", ";
       allow += route.method;
       continue;
     }
     auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
-    if (!body.ok()) return ErrorResponse(body.error());
-    // A required body is always present here; handlers of kOptional routes ignore it.
-    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
-    Result<HttpResponse> resp = route.handler(ctx);
-    return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+    HttpResponse out;
+    if (!body.ok()) {
+      out = ErrorResponse(body.error());
+    } else {
+      // A required body is always present here; handlers of kOptional routes ignore it.
+      RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
+      Result<HttpResponse> resp = route.handler(ctx);
+      out = resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+    }
+    out.route = TemplateOf(route);
+    return out;
   }
   if (allow.empty()) return ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path));
   HttpResponse resp = ErrorResponse(
       MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
   resp.SetHeader("Allow", allow);
+  resp.route = TemplateOf(*matched);
   return resp;
 }
 

@@ -36,7 +36,9 @@ class ExchangeRecorder {
     AppendJsonString(line, req.target);
     line += ",\"status\":" + std::to_string(resp.status) + ",\"headers\":{";
     AppendHeaders(line, resp.headers);
-    line += "},\"body\":";
+    line += "},\"route\":";
+    AppendJsonString(line, resp.route);
+    line += ",\"body\":";
     AppendJsonString(line, resp.body);
     line += "}\n";
     std::lock_guard<std::mutex> lock(mu_);

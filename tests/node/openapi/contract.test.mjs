@@ -153,6 +153,9 @@ function check(ex) {
     if (!codes) return `${ex.method} ${path}: no operation, and status ${ex.status} is not a path-independent error`;
     return checkErrorBody(ex, codes);
   }
+  // The template the adapter reported (metric labels) must be the document's.
+  if (ex.route && ex.route !== (mirror ? `/api${template}` : template))
+    return `${ex.method} ${path}: adapter reported route ${ex.route}, the document's is ${template}`;
   const response = deref(op.responses[String(ex.status)]);
   if (!response) return `${ex.method} ${template}: undocumented status ${ex.status}`;
   const media = response.content?.['application/json'];
