@@ -26,7 +26,7 @@ app=$(echo "$store" | json "['appId']")
 key=$(ctl key create --store "$shop" --name gql --permissions read_customers | json "['key']")
 ctl seed --store "$shop" --conversations 100000 --messages-per-conversation 0 >/dev/null
 
-"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18083 --access-log off --threads 64 \
+"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18083 --admin-listen 127.0.0.1:0 --access-log off --threads 64 \
   --graphql-bucket 1000000000000 --graphql-refill 1000000000000 2>/dev/null >"$work/d.out" &
 pids+=($!)
 "$build/bench/bench_ceiling_server" 18093 2048 >"$work/c.out" &

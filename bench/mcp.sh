@@ -30,7 +30,7 @@ ctl catalog import --store "$shop" --file "$work/catalog.json" >"$work/import.js
 import_s=$(python3 -c "print(round(($(date +%s%N) - $start_ns) / 1e9, 2))")
 ctl settings set --store "$shop" --set trainingData.products=on >/dev/null
 
-"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18084 --access-log off --threads 64 2>/dev/null >"$work/d.out" &
+"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18084 --access-log off --admin-listen none --threads 64 2>/dev/null >"$work/d.out" &
 pids+=($!)
 "$build/bench/bench_ceiling_server" 18094 2048 >"$work/c.out" &
 pids+=($!)

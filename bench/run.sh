@@ -30,7 +30,7 @@ t0=$(date +%s.%N)
 ctl seed --store "$shop" --conversations 100000 --messages-per-conversation 10 >/dev/null
 t1=$(date +%s.%N)
 
-"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18080 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --access-log off --threads 64 \
+"$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18080 --admin-listen 127.0.0.1:0 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --access-log off --threads 64 \
   2>/dev/null >"$work/d.out" &
 pids+=($!)
 "$build/bench/bench_ceiling_server" 18090 2048 >"$work/c.out" &

@@ -213,6 +213,18 @@ std::string ApplyWebhookThreads(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyAdminListen(DaemonConfig& c, const std::string& v) {
+  if (v == "none" || v == "off") {
+    c.adminPort = -1;
+    return "";
+  }
+  auto hp = ParseHostPort(v);
+  if (!hp) return "expects HOST:PORT (e.g. 127.0.0.1:9464) or none, got \"" + v + "\"";
+  c.adminHost = hp->host;
+  c.adminPort = hp->port;
+  return "";
+}
+
 const FlagSpec kFlags[] = {
     {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
@@ -258,6 +270,10 @@ const FlagSpec kFlags[] = {
      "browser origin allowed to call POST /mcp (requests without Origin always are); repeatable (variable: "
      "comma-separated)",
      true, ApplyMcpOrigin},
+    {"admin-listen", "HOST:PORT|none", "127.0.0.1:9464",
+     "the admin listener: GET /metrics (Prometheus), /healthz, /readyz; keep it off public interfaces; "
+     "port 0 picks a free port",
+     false, ApplyAdminListen},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {
@@ -367,8 +383,9 @@ std::string DaemonUsage() {
   std::string out =
       "usage: livechatd [FLAGS]\n"
       "\n"
-      "The livechat conversations service: the REST API (/chat/..., /api/...) and\n"
-      "GET /healthz over HTTP, backed by one SQLite file.\n"
+      "The livechat conversations service: the REST API (/chat/..., /api/...),\n"
+      "POST /graphql, GET /openapi.json, /healthz and /readyz over HTTP, backed by\n"
+      "one SQLite file; /metrics on the admin listener.\n"
       "Every flag can also be set by an environment variable; the flag wins.\n"
       "\n";
   for (const auto& f : kFlags) {

@@ -39,6 +39,10 @@ struct DaemonConfig {
   // Tool server (POST /mcp): browser origins allowed (requests without an
   // Origin header, i.e. server-side agents, always are).
   std::vector<std::string> mcpAllowedOrigins;
+  // The admin listener: /metrics, /healthz, /readyz. Loopback by default so
+  // metrics never share the public port.
+  std::string adminHost = "127.0.0.1";
+  int adminPort = 9464;  // -1: none (no /metrics at all)
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

@@ -22,6 +22,9 @@ using Steady = std::chrono::steady_clock;
 // logger reads it. Requests that fail before routing (a malformed request
 // line) have no stamp and log a duration of 0.
 thread_local Steady::time_point tRequestStart{};
+// The route template the adapter reported for this worker's current request
+// (same per-thread hand-off as the start time); empty: the logger derives it.
+thread_local std::string tRoute;
 
 std::string Lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -64,12 +67,7 @@ void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
 
 class AccessLog {
  public:
-  void Write(const httplib::Request& req, const httplib::Response& res) {
-    double ms = 0;
-    if (tRequestStart != Steady::time_point{}) {
-      ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
-      tRequestStart = Steady::time_point{};
-    }
+  void Write(const httplib::Request& req, const httplib::Response& res, double ms) {
     // The path only: query strings carry customer emails and cursors.
     std::string path = req.target.substr(0, req.target.find('?'));
     std::string line = "{\"time\":";
@@ -80,6 +78,8 @@ class AccessLog {
     livechat::AppendJsonString(line, path);
     line += fmt::format(",\"status\":{},\"durationMs\":{:.3f},\"peer\":", res.status, ms);
     livechat::AppendJsonString(line, req.remote_addr);
+    line += ",\"requestId\":";
+    livechat::AppendJsonString(line, res.get_header_value("X-Request-Id"));
     line += "}\n";
     std::lock_guard<std::mutex> lock(mu_);
     std::fwrite(line.data(), 1, line.size(), stderr);
@@ -90,6 +90,29 @@ class AccessLog {
 };
 
 }  // namespace
+
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
+  // Every response carries the request id; the logger (which cpp-httplib
+  // calls after each response) logs it and counts the request.
+  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    tRequestStart = Steady::now();
+    res.set_header("X-Request-Id", RequestIdFor(req));
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  auto log = options.accessLog ? std::make_shared<AccessLog>() : nullptr;
+  livechat::MetricsRegistry* metrics = options.obs.metrics;
+  if (!log && !metrics) return;
+  server.set_logger([log, metrics](const httplib::Request& req, const httplib::Response& res) {
+    double ms = 0;
+    if (tRequestStart != Steady::time_point{}) {
+      ms = std::chrono::duration<double, std::milli>(Steady::now() - tRequestStart).count();
+      tRequestStart = Steady::time_point{};
+    }
+    if (metrics) CountRequest(*metrics, req, res.status, ms / 1000.0, tRoute);
+    tRoute.clear();
+    if (log) log->Write(req, res, ms);
+  });
+}
 
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in) {
   livechat::HttpRequest out;
@@ -113,29 +136,18 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
                    const BridgeOptions& options) {
   server.set_payload_max_length(options.transportMaxBody);
 
-  if (options.accessLog) {
-    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-      tRequestStart = Steady::now();
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    auto log = std::make_shared<AccessLog>();
-    server.set_logger([log](const httplib::Request& req, const httplib::Response& res) { log->Write(req, res); });
-  }
-
-  server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& res) {
-    if (store.Healthy()) {
-      SetJson(res, 200, "{\"status\":\"ok\"}");
-    } else {
-      SetJson(res, 503, "{\"status\":\"unavailable\"}");
-    }
-  });
+  InstallRequestHooks(server, options);
+  InstallProbes(server, store, options.obs);
+  if (options.obs.serveOpenApi) InstallOpenApi(server);
 
   auto serve = [rest, graphql, mcp = options.mcp](const httplib::Request& in, httplib::Response& res) {
     if (mcp && livechat::McpServer::Owns(in.target)) {
+      tRoute = "/mcp";
       CopyResponse(mcp->Handle(ToHttpRequest(in)), res);
       return;
     }
     if (graphql && livechat::GraphQLApi::Owns(in.target)) {
+      tRoute = "/graphql";
       CopyResponse(graphql->Handle(ToHttpRequest(in)), res);
       return;
     }
@@ -145,7 +157,9 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
               livechat::RestErrorBody({livechat::ErrorCode::kNotFound, "No resource at " + path + "."}));
       return;
     }
-    CopyResponse(rest->Handle(ToHttpRequest(in)), res);
+    livechat::HttpResponse out = rest->Handle(ToHttpRequest(in));
+    tRoute = std::move(out.route);
+    CopyResponse(std::move(out), res);
   };
   // cpp-httplib matches the decoded path against each pattern. This one
   // matches every path, even one with a decoded newline (which ".*" would
@@ -161,7 +175,9 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   // cpp-httplib calls this for every status >= 400, ours included: only fill
   // responses it produced itself (they have no body).
   server.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+        // Refused before routing (a body over the transport limit): no id yet.
+        if (!res.has_header("X-Request-Id")) res.set_header("X-Request-Id", RequestIdFor(req));
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         SetJson(res, res.status, livechat::RestErrorBody(TransportError(res.status)));
         return httplib::Server::HandlerResponse::Handled;

@@ -12,6 +12,7 @@
 #include "livechat/mcp.h"
 #include "livechat/rest.h"
 #include "livechat/store.h"
+#include "observability.h"
 
 namespace livechatd {
 
@@ -19,16 +20,21 @@ struct BridgeOptions {
   bool accessLog = true;
   // cpp-httplib refuses larger bodies itself (413, before reading them).
   std::size_t transportMaxBody = 0;
+  Observability obs;  // request metrics, /readyz, /openapi.json
   // The tool server at /mcp; null: not served on this listener.
   livechat::McpServer* mcp = nullptr;
 };
 
-// Registers /healthz, a catch-all route for every method, the error and
+// Registers /healthz, /readyz (and /openapi.json when asked), a catch-all route for every method, the error and
 // exception handlers, and the access logger on `server`. `rest` may be null
 // (a GraphQL-only listener); `graphql` may be null. Both and `store` must
 // outlive the server.
 void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::GraphQLApi* graphql,
                    livechat::Store& store, const BridgeOptions& options);
+
+// The request id on every response, and the access log and request metrics
+// (as `options` asks). InstallBridge calls it; the admin listener does too.
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options);
 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);

@@ -21,6 +21,8 @@
 #include "http_bridge.h"
 #include "https_webhook_transport.h"
 #include "livechat/chat_service.h"
+#include "livechat/clock.h"
+#include "livechat/metrics.h"
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
 #include "livechat/webhooks.h"
@@ -148,8 +150,12 @@ int main(int argc, char** argv) {
   if (!created.ok()) return Fail(created.error().message + " (--webhook-ca-file)", 1);
   std::unique_ptr<livechatd::HttpsWebhookTransport> transport = std::move(created).value();
 
+  // Outlives everything that counts into it (declared before them).
+  livechat::MetricsRegistry metrics;
+
   livechat::SqliteOptions sqlite;
   sqlite.path = cfg.dbPath;
+  sqlite.metrics = &metrics;
   auto opened = livechat::OpenSqliteStore(sqlite);
   if (!opened.ok()) return Fail("cannot open database " + cfg.dbPath + ": " + opened.error().message, 1);
   std::unique_ptr<livechat::Store> store = std::move(opened).value();
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
   dispatcherOptions.timeoutMillis = cfg.webhookTimeoutMillis;
   dispatcherOptions.allowPrivateTargets = cfg.webhookAllowPrivateTargets;
   dispatcherOptions.threads = cfg.webhookThreads;
+  dispatcherOptions.metrics = &metrics;
   // A lease shorter than a send would let a second sender (or a second
   // livechatd on the file) send the same delivery while the first waits.
   dispatcherOptions.leaseMillis =
@@ -173,6 +180,7 @@ int main(int argc, char** argv) {
   serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
+  serviceOptions.metrics = &metrics;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
 
   std::optional<livechatd::DemoStore> demo;
@@ -192,6 +200,7 @@ int main(int argc, char** argv) {
   graphqlOptions.bucketCapacity = cfg.graphqlBucket;
   graphqlOptions.refillPerSecond = cfg.graphqlRefill;
   graphqlOptions.trustedProxies = restOptions.trustedProxies;
+  graphqlOptions.metrics = &metrics;
   auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
   livechat::McpOptions mcpOptions;
   mcpOptions.maxBodyBytes = cfg.maxBodyBytes;
@@ -208,8 +217,14 @@ int main(int argc, char** argv) {
     server.set_keep_alive_max_count(1000);
     const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-    livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
-                             {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, mcp.get()});
+    livechatd::Observability obs;
+    obs.metrics = &metrics;
+    obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
+    livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
+    livechatd::BridgeOptions mainOptions{cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs};
+    mainOptions.mcp = mcp.get();
+    mainOptions.obs.serveOpenApi = true;
+    livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
 
     // --graphql-listen: a second listener with the GraphQL endpoint only.
     httplib::Server graphqlServer;
@@ -219,7 +234,7 @@ int main(int argc, char** argv) {
       graphqlServer.set_keep_alive_max_count(1000);
       graphqlServer.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
       livechatd::InstallBridge(graphqlServer, nullptr, graphql.get(), *store,
-                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
       int gport = cfg.graphqlPort == 0 ? graphqlServer.bind_to_any_port(cfg.graphqlHost)
                                        : (graphqlServer.bind_to_port(cfg.graphqlHost, cfg.graphqlPort) ? cfg.graphqlPort : -1);
       if (gport < 0) return Fail("cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql)", 1);
@@ -237,6 +252,25 @@ int main(int argc, char** argv) {
       }
     } stopSecond{graphqlServer, graphqlThread};
 
+    // --admin-listen: metrics and probes, never the API.
+    httplib::Server adminServer;
+    std::thread adminThread;
+    std::string adminLine;  // printed after "listening on" (scripts read the API port from that line)
+    if (cfg.adminPort >= 0) {
+      adminServer.new_task_queue = [] { return new httplib::ThreadPool(2); };
+      livechatd::InstallRequestHooks(adminServer, {cfg.accessLog, 0, obs});
+      livechatd::InstallAdmin(adminServer, *store, obs);
+      int aport = cfg.adminPort == 0 ? adminServer.bind_to_any_port(cfg.adminHost)
+                                     : (adminServer.bind_to_port(cfg.adminHost, cfg.adminPort) ? cfg.adminPort : -1);
+      if (aport < 0)
+        return Fail("cannot listen on " + FormatHostPort(cfg.adminHost, cfg.adminPort) +
+                        " (--admin-listen; in use? pass another port, or none)",
+                    1);
+      adminLine = "admin listener on " + FormatHostPort(cfg.adminHost, aport) + " (/metrics, /healthz, /readyz)\n";
+      adminThread = std::thread([&adminServer] { adminServer.listen_after_bind(); });
+    }
+    StopSecond stopAdmin{adminServer, adminThread};
+
     if (cfg.port == 0) {
       port = server.bind_to_any_port(cfg.host);
       if (port < 0) return Fail("cannot listen on " + FormatHostPort(cfg.host, 0), 1);
@@ -249,6 +283,7 @@ int main(int argc, char** argv) {
 
     if (demo) PrintDemo(*demo, cfg.host, port);
     std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
+    std::fputs(adminLine.c_str(), stdout);
     std::fflush(stdout);
 
     ShutdownWatcher watcher(server);

@@ -21,6 +21,7 @@
 #include "livechat/channel_sender.h"
 #include "livechat/clock.h"
 #include "livechat/knowledge.h"
+#include "livechat/metrics.h"
 #include "livechat/model.h"
 #include "livechat/principal.h"
 #include "livechat/random.h"
@@ -67,6 +68,7 @@ struct ServiceOptions {
   // dispatcher). Must be cheap and thread-safe.
   std::function<void()> onEventsQueued;
   Limits limits;
+  MetricsRegistry* metrics = nullptr;    // null: nothing counted; not owned
 };
 
 template <typename T>
@@ -395,6 +397,8 @@ class ChatService {
   ChannelSender* sender_;
   Resolver* resolver_;
   std::unique_ptr<RateLimiter> limiter_;
+  Counter* refusedByIp_ = nullptr;   // rate-limit refusals, when metrics are on
+  Counter* refusedByKey_ = nullptr;
 
   void NotifyEventsQueued();
 };

@@ -10,6 +10,7 @@
 #include "livechat/chat_service.h"
 #include "livechat/graphql.h"
 #include "livechat/http.h"
+#include "livechat/metrics.h"
 
 namespace livechat {
 
@@ -29,6 +30,8 @@ struct GraphQLApiOptions {
   // when neither is given, by this assumed size).
   std::int64_t unboundedPageAssumption = 1'000;
   std::vector<Cidr> trustedProxies;
+  // Throttled requests are counted as rate-limit refusals (scope "graphql"); null: not counted.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // Thread-safe.

@@ -29,6 +29,10 @@ struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // The route template the adapter matched ("/chat/conversations/{conversationId}"),
+  // empty when it answered before routing or no route matched. Never sent: hosts
+  // label metrics with it without parsing the target again.
+  std::string route;
 
   void SetHeader(std::string name, std::string value);
   std::optional<std::string> Header(std::string_view name) const;

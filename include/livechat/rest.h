@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ class RestApi {
 
   // True for targets this adapter owns (/chat/..., /api/...).
   static bool Owns(std::string_view target);
+  // The route template a target matches ("/chat/conversations/{conversationId}",
+  // "/api/chat/...", "/webhook/subscriptions/{id}"), whatever the method; empty
+  // optional for a target no route matches. Bounded label set for metrics.
+  static std::optional<std::string> RouteTemplate(std::string_view target);
   HttpResponse Handle(const HttpRequest& req);
 
  private:

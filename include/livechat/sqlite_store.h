@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "livechat/metrics.h"
 #include "livechat/result.h"
 #include "livechat/store.h"
 
@@ -15,6 +16,8 @@ struct SqliteOptions {
   std::string path = "livechat.db";
   int readers = 4;
   int busyTimeoutMillis = 5000;
+  // Counts waits for another connection's lock (SQLITE_BUSY retries); null: not counted.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // Opens (creating if needed) and migrates the database to the current schema

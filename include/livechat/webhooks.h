@@ -17,6 +17,7 @@
 
 #include "livechat/address_policy.h"
 #include "livechat/clock.h"
+#include "livechat/metrics.h"
 #include "livechat/model.h"
 #include "livechat/random.h"
 #include "livechat/result.h"
@@ -76,6 +77,8 @@ struct DispatcherOptions {
   int attemptsKept = 50;               // attempt log per subscription
   Millis leaseMillis = 60'000;         // a claimed delivery is retried by anyone after this
   Millis idlePollMillis = 250;         // background loop wake-up when nothing is due
+  // Attempts by outcome and their duration are counted here; null: not counted.
+  MetricsRegistry* metrics = nullptr;
 };
 
 // Claims due deliveries from the store's outbox, signs and sends them, and

@@ -22,7 +22,14 @@ ChatService::ChatService(ServiceOptions options)
       random_(options_.random ? options_.random : Random::Default()),
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
       resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
-      limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {}
+      limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {
+  if (options_.metrics) {
+    refusedByIp_ =
+        &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "ip"}});
+    refusedByKey_ =
+        &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "key"}});
+  }
+}
 
 ChatService::~ChatService() = default;
 
@@ -128,8 +135,10 @@ RateDecision ChatService::CheckRateLimit(const std::string& keyId, const std::st
   // The IP window is counted first so that unauthenticated floods (key
   // guessing) are limited before any key lookup matters.
   auto ip = limiter_->Hit("ip:" + sourceIp, limits().rateLimitPerIp);
+  if (!ip.allowed && refusedByIp_) refusedByIp_->Inc();
   if (!ip.allowed || keyId.empty()) return toDecision(ip);
   auto key = limiter_->Hit("key:" + keyId, limits().rateLimitPerKey);
+  if (!key.allowed && refusedByKey_) refusedByKey_->Inc();
   if (!key.allowed) return toDecision(key);
   return toDecision(key.remaining <= ip.remaining ? key : ip);
 }

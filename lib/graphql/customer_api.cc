@@ -457,6 +457,10 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
                                 std::to_string(static_cast<std::int64_t>(left)) + " points left; retry in " +
                                 std::to_string(static_cast<std::int64_t>(wait)) + " s";
     r.errors.push_back(graphql::ResponseError{msg, {}, std::nullopt, "THROTTLED"});
+    if (I.options.metrics)
+      I.options.metrics
+          ->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "graphql"}})
+          .Inc();
     r.extensions.emplace_back("cost", I.CostExtension(cost, left));
     return Json(200, r.ToJson());
   }

@@ -91,6 +91,25 @@ RestApi::~RestApi() = default;
 
 bool RestApi::Owns(std::string_view target) { return SurfaceOf(target) != Surface::kNone; }
 
+std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
+  Surface surface = SurfaceOf(target);
+  std::optional<ParsedTarget> t = surface == Surface::kNone ? std::nullopt : ParseTarget(target);
+  if (!t) return std::nullopt;
+  const auto& segs = t->segments;
+  switch (surface) {
+    case Surface::kChat: return rest::ChatRouteTemplate(segs, 0);
+    case Surface::kAdmin:
+      if (segs.size() == 3 && segs[1] == "auth" && (segs[2] == "login" || segs[2] == "logout"))
+        return "/api/auth/" + segs[2];
+      if (auto chat = rest::ChatRouteTemplate(segs, 1)) return "/api" + *chat;
+      return std::nullopt;
+    default:
+      if (segs.size() == 2) return std::string("/webhook/subscriptions");
+      if (segs.size() == 3) return std::string("/webhook/subscriptions/{id}");
+      return std::nullopt;
+  }
+}
+
 HttpResponse RestApi::Handle(const HttpRequest& req) {
   Surface surface = SurfaceOf(req.target);
   if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));
@@ -98,8 +117,18 @@ HttpResponse RestApi::Handle(const HttpRequest& req) {
   std::string ip = ClientIp(req, impl_->options.trustedProxies);
   switch (surface) {
     case Surface::kChat: return impl_->HandleChat(req, target, ip);
-    case Surface::kAdmin: return impl_->HandleAdmin(req, target, ip);
-    default: return impl_->HandleLegacy(req, target, ip);
+    case Surface::kAdmin: {
+      HttpResponse resp = impl_->HandleAdmin(req, target, ip);
+      if (!resp.route.empty() && resp.route.rfind("/api/", 0) != 0) resp.route.insert(0, "/api");
+      return resp;
+    }
+    default: {
+      HttpResponse resp = impl_->HandleLegacy(req, target, ip);
+      // Every legacy answer has its route: the path decided the surface.
+      if (target && target->segments.size() == 2) resp.route = "/webhook/subscriptions";
+      if (target && target->segments.size() == 3) resp.route = "/webhook/subscriptions/{id}";
+      return resp;
+    }
   }
 }
 
@@ -129,7 +158,13 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   std::optional<std::string> pathId = segs.size() == 3 ? std::optional<std::string>(segs[2]) : std::nullopt;
   const std::string secret = req.Header("x-webhook-secret").value_or("");
   if (req.method == "POST") {
-    if (pathId) return MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id");
+    if (pathId) {
+      // 405 must say what is allowed (RFC 9110): the id form has no POST.
+      HttpResponse r = rest::ErrorResponse(
+          MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id; use GET, PUT, DELETE"));
+      r.SetHeader("Allow", "GET, PUT, DELETE");
+      return r;
+    }
     LC_ASSIGN_OR_RETURN(Principal p, service.AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
     LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
     LC_ASSIGN_OR_RETURN(CreateWebhookInput in, rest::CreateWebhookFromBody(*body));
@@ -139,9 +174,10 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
     return rest::JsonResponse(created ? 201 : 200, rest::DataEnvelope(ToJson(sub)));
   }
   if (req.method != "GET" && req.method != "PUT" && req.method != "DELETE") {
+    const std::string allow = pathId ? "GET, PUT, DELETE" : "GET, POST, PUT, DELETE";
     HttpResponse r = rest::ErrorResponse(
-        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use GET, POST, PUT, DELETE"));
-    r.SetHeader("Allow", "GET, POST, PUT, DELETE");
+        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
+    r.SetHeader("Allow", allow);
     return r;
   }
   LC_ASSIGN_OR_RETURN(auto auth, service.AuthenticateWebhookSecret(secret));
@@ -204,7 +240,9 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
       resp.SetHeader("Allow", "POST");
       return resp;
     }
-    return login ? Login(req, ip) : Logout(req);
+    HttpResponse resp = login ? Login(req, ip) : Logout(req);
+    resp.route = login ? "/api/auth/login" : "/api/auth/logout";
+    return resp;
   }
 
   Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));

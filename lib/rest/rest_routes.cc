@@ -20,7 +20,8 @@ struct RouteContext {
 
 using Handler = Result<HttpResponse> (*)(RouteContext&);
 
-// "{}" in a pattern matches any one segment and captures it.
+// "{name}" in a pattern matches any one segment and captures it; the names
+// are the OpenAPI document's path parameters (route templates in metrics).
 struct Route {
   std::vector<std::string_view> pattern;
   std::string_view method;
@@ -307,40 +308,40 @@ const std::vector<Route>& Routes() {
   using B = BodyRule;
   static const std::vector<Route> kRoutes = {
       {{"chat", "conversations"}, "GET", B::kNone, ListConversations},
-      {{"chat", "conversations", "{}"}, "GET", B::kNone, GetConversation},
-      {{"chat", "conversations", "{}", "related"}, "GET", B::kNone, ListRelated},
-      {{"chat", "conversations", "{}", "browsed-pages"}, "GET", B::kNone, ListBrowsedPages},
-      {{"chat", "conversations", "{}", "summary"}, "GET", B::kNone, GetSummary},
-      {{"chat", "conversations", "{}", "state"}, "POST", B::kRequired, SetState},
-      {{"chat", "conversations", "{}", "assign"}, "POST", B::kRequired, Assign},
-      {{"chat", "conversations", "{}", "read"}, "POST", B::kOptional, MarkRead},
-      {{"chat", "conversations", "{}", "typing"}, "POST", B::kRequired, SetTyping},
-      {{"chat", "conversations", "{}", "messages"}, "GET", B::kNone, ListMessages},
-      {{"chat", "conversations", "{}", "messages"}, "POST", B::kRequired, SendMessage},
-      {{"chat", "conversations", "{}", "messages", "{}"}, "GET", B::kNone, GetMessage},
+      {{"chat", "conversations", "{conversationId}"}, "GET", B::kNone, GetConversation},
+      {{"chat", "conversations", "{conversationId}", "related"}, "GET", B::kNone, ListRelated},
+      {{"chat", "conversations", "{conversationId}", "browsed-pages"}, "GET", B::kNone, ListBrowsedPages},
+      {{"chat", "conversations", "{conversationId}", "summary"}, "GET", B::kNone, GetSummary},
+      {{"chat", "conversations", "{conversationId}", "state"}, "POST", B::kRequired, SetState},
+      {{"chat", "conversations", "{conversationId}", "assign"}, "POST", B::kRequired, Assign},
+      {{"chat", "conversations", "{conversationId}", "read"}, "POST", B::kOptional, MarkRead},
+      {{"chat", "conversations", "{conversationId}", "typing"}, "POST", B::kRequired, SetTyping},
+      {{"chat", "conversations", "{conversationId}", "messages"}, "GET", B::kNone, ListMessages},
+      {{"chat", "conversations", "{conversationId}", "messages"}, "POST", B::kRequired, SendMessage},
+      {{"chat", "conversations", "{conversationId}", "messages", "{messageId}"}, "GET", B::kNone, GetMessage},
       {{"chat", "tags"}, "GET", B::kNone, ListTagCatalog},
-      {{"chat", "conversations", "{}", "tags"}, "POST", B::kRequired, AddTags},
-      {{"chat", "conversations", "{}", "tags", "{}"}, "DELETE", B::kNone, RemoveTag},
-      {{"chat", "conversations", "{}", "notes"}, "GET", B::kNone, ListNotes},
-      {{"chat", "conversations", "{}", "notes"}, "POST", B::kRequired, CreateNote},
-      {{"chat", "conversations", "{}", "notes", "{}"}, "PUT", B::kRequired, UpdateNote},
-      {{"chat", "conversations", "{}", "notes", "{}"}, "DELETE", B::kNone, DeleteNote},
-      {{"chat", "conversations", "{}", "attributes"}, "GET", B::kNone, ListAttributes},
-      {{"chat", "conversations", "{}", "attributes"}, "POST", B::kRequired, UpsertAttribute},
-      {{"chat", "conversations", "{}", "attributes", "{}"}, "PUT", B::kRequired, UpdateAttribute},
-      {{"chat", "conversations", "{}", "attributes", "{}"}, "DELETE", B::kNone, DeleteAttribute},
-      {{"chat", "customers", "{}"}, "GET", B::kNone, GetCustomer},
-      {{"chat", "customers", "{}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
+      {{"chat", "conversations", "{conversationId}", "tags"}, "POST", B::kRequired, AddTags},
+      {{"chat", "conversations", "{conversationId}", "tags", "{tag}"}, "DELETE", B::kNone, RemoveTag},
+      {{"chat", "conversations", "{conversationId}", "notes"}, "GET", B::kNone, ListNotes},
+      {{"chat", "conversations", "{conversationId}", "notes"}, "POST", B::kRequired, CreateNote},
+      {{"chat", "conversations", "{conversationId}", "notes", "{noteId}"}, "PUT", B::kRequired, UpdateNote},
+      {{"chat", "conversations", "{conversationId}", "notes", "{noteId}"}, "DELETE", B::kNone, DeleteNote},
+      {{"chat", "conversations", "{conversationId}", "attributes"}, "GET", B::kNone, ListAttributes},
+      {{"chat", "conversations", "{conversationId}", "attributes"}, "POST", B::kRequired, UpsertAttribute},
+      {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "PUT", B::kRequired, UpdateAttribute},
+      {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "DELETE", B::kNone, DeleteAttribute},
+      {{"chat", "customers", "{customerUuid}"}, "GET", B::kNone, GetCustomer},
+      {{"chat", "customers", "{customerUuid}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
       {{"chat", "members"}, "GET", B::kNone, ListMembers},
-      {{"chat", "members", "{}"}, "GET", B::kNone, GetMember},
+      {{"chat", "members", "{memberId}"}, "GET", B::kNone, GetMember},
       {{"chat", "webhooks"}, "GET", B::kNone, ListWebhooks},
       {{"chat", "webhooks"}, "POST", B::kRequired, CreateWebhook},
-      {{"chat", "webhooks", "{}"}, "GET", B::kNone, GetWebhook},
-      {{"chat", "webhooks", "{}"}, "PUT", B::kRequired, UpdateWebhook},
-      {{"chat", "webhooks", "{}"}, "DELETE", B::kNone, DeleteWebhook},
-      {{"chat", "webhooks", "{}", "attempts"}, "GET", B::kNone, ListWebhookAttempts},
-      {{"chat", "webhooks", "{}", "deliveries"}, "GET", B::kNone, ListWebhookDeliveries},
-      {{"chat", "webhooks", "{}", "deliveries", "{}", "redeliver"}, "POST", B::kOptional, RedeliverWebhook},
+      {{"chat", "webhooks", "{webhookId}"}, "GET", B::kNone, GetWebhook},
+      {{"chat", "webhooks", "{webhookId}"}, "PUT", B::kRequired, UpdateWebhook},
+      {{"chat", "webhooks", "{webhookId}"}, "DELETE", B::kNone, DeleteWebhook},
+      {{"chat", "webhooks", "{webhookId}", "attempts"}, "GET", B::kNone, ListWebhookAttempts},
+      {{"chat", "webhooks", "{webhookId}", "deliveries"}, "GET", B::kNone, ListWebhookDeliveries},
+      {{"chat", "webhooks", "{webhookId}", "deliveries", "{deliveryId}", "redeliver"}, "POST", B::kOptional, RedeliverWebhook},
   };
   return kRoutes;
 }
@@ -351,7 +352,7 @@ bool Matches(const Route& route, const std::vector<std::string>& segments, std::
   params->clear();
   for (std::size_t i = 0; i < route.pattern.size(); ++i) {
     const std::string& seg = segments[first + i];
-    if (route.pattern[i] == "{}") {
+    if (route.pattern[i].front() == '{') {
       params->push_back(seg);
     } else if (route.pattern[i] != seg) {
       return false;
@@ -360,30 +361,64 @@ bool Matches(const Route& route, const std::vector<std::string>& segments, std::
   return true;
 }
 
+// "/chat/conversations/{conversationId}": built once per route.
+const std::string& TemplateOf(const Route& route) {
+  static const std::vector<std::string> kTemplates = [] {
+    std::vector<std::string> out;
+    for (const Route& r : Routes()) {
+      std::string t;
+      for (std::string_view seg : r.pattern) {
+        t += '/';
+        t += seg;
+      }
+      out.push_back(std::move(t));
+    }
+    return out;
+  }();
+  return kTemplates[static_cast<std::size_t>(&route - Routes().data())];
+}
+
 }  // namespace
+
+std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& segments, std::size_t first) {
+  std::vector<std::string> params;
+  for (const Route& route : Routes()) {
+    if (Matches(route, segments, first, &params)) return TemplateOf(route);
+  }
+  return std::nullopt;
+}
 
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes) {
   std::string allow;
+  const Route* matched = nullptr;
   std::vector<std::string> params;
   for (const Route& route : Routes()) {
     if (!Matches(route, target.segments, first, &params)) continue;
+    matched = &route;
     if (route.method != req.method) {
       if (!allow.empty()) allow += ", ";
       allow += route.method;
       continue;
     }
     auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
-    if (!body.ok()) return ErrorResponse(body.error());
-    // A required body is always present here; handlers of kOptional routes ignore it.
-    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
-    Result<HttpResponse> resp = route.handler(ctx);
-    return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+    HttpResponse out;
+    if (!body.ok()) {
+      out = ErrorResponse(body.error());
+    } else {
+      // A required body is always present here; handlers of kOptional routes ignore it.
+      RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
+      Result<HttpResponse> resp = route.handler(ctx);
+      out = resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+    }
+    out.route = TemplateOf(route);
+    return out;
   }
   if (allow.empty()) return ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path));
   HttpResponse resp = ErrorResponse(
       MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
   resp.SetHeader("Allow", allow);
+  resp.route = TemplateOf(*matched);
   return resp;
 }
 

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "livechat/chat_service.h"
 #include "livechat/http.h"
@@ -14,6 +17,10 @@ namespace livechat::rest {
 // another method: 405 METHOD_NOT_ALLOWED with an Allow header.
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes);
+
+// The route template ("/chat/conversations/{conversationId}") that
+// `segments[first..]` match under any method, or empty optional.
+std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& segments, std::size_t first);
 
 class JsonBody;
 // The webhook bodies, shared by /chat/webhooks and the legacy /webhook/subscriptions.

@@ -217,6 +217,16 @@ int WebhookDispatcher::RunOnce(int max) {
         break;
       }
     }
+    if (I.o.metrics) {
+      I.o.metrics
+          ->GetCounter(metric::kWebhookDeliveries, "Webhook delivery attempts by outcome",
+                       {{"outcome", att.outcome}})
+          .Inc();
+      I.o.metrics
+          ->GetHistogram(metric::kWebhookDuration, "Webhook delivery attempt duration (connect to answer)",
+                         DefaultLatencyBuckets())
+          .Observe(static_cast<double>(duration) / 1000.0);
+    }
     if (!att.error && att.outcome != "succeeded" && resp.status)
       att.error = fmt::format("receiver answered HTTP {}", resp.status);
 

@@ -8,6 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include "livechat/rest.h"
+#include "support/exchange_recorder.h"
+
 namespace e2e {
 
 using namespace std::chrono_literals;
@@ -60,7 +63,9 @@ Daemon StartDaemon(const TempDir& dir, const std::string& db, const std::vector<
   Daemon d;
   d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
                           ".log");
-  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0"};
+  // An ephemeral admin port: suites run side by side (EXTRA may override it).
+  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0", "--admin-listen",
+                                   "127.0.0.1:0"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
   REQUIRE(d.process->started());
@@ -88,6 +93,20 @@ httplib::Client MakeClient(int port) {
   cli.set_tcp_nodelay(true);
   cli.set_connection_timeout(5);
   cli.set_read_timeout(10);
+  // The contract check (tests/node/openapi) replays what the REST endpoints
+  // and probes of a real livechatd answered; GraphQL has its own checks.
+  cli.set_logger([](const httplib::Request& req, const httplib::Response& res) {
+    const std::string path = req.path.substr(0, req.path.find('?'));
+    if (!livechat::RestApi::Owns(path) && path != "/healthz" && path != "/readyz" && path != "/openapi.json") return;
+    livechat::HttpRequest in;
+    in.method = req.method;
+    in.target = req.path;
+    livechat::HttpResponse out;
+    out.status = res.status;
+    for (const auto& [name, value] : res.headers) out.headers.emplace_back(name, value);
+    out.body = res.body;
+    livechat::testing::RecordExchange(in, out);
+  });
   return cli;
 }
 

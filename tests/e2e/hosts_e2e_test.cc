@@ -85,6 +85,16 @@ TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM ex
     REQUIRE(health);
     CHECK(health->status == 200);
     CHECK(health->body == "{\"status\":\"ok\"}");
+    auto ready = cli.Get("/readyz");
+    REQUIRE(ready);
+    CHECK(ready->status == 200);
+    CHECK(ready->body == R"({"status":"ready","checks":{"database":"ok","migrations":"ok","dispatcher":"ok"}})");
+    // The contract as served: the checked-in JSON, byte for byte.
+    auto contract = cli.Get("/openapi.json");
+    REQUIRE(contract);
+    CHECK(contract->status == 200);
+    CHECK(contract->get_header_value("Content-Type") == "application/json");
+    CHECK(contract->body == Slurp(std::string(LIVECHAT_SOURCE_DIR) + "/docs/api/openapi.json"));
 
     auto anon = cli.Get("/chat/conversations");
     REQUIRE(anon);
@@ -275,10 +285,15 @@ TEST_CASE("host binaries: help, version and usage errors") {
                           "LIVECHAT_RATE_LIMIT_IP", "LIVECHAT_TRUSTED_PROXY", "LIVECHAT_THREADS",
                           "LIVECHAT_MAX_BODY", "LIVECHAT_WEBHOOK_RETRY_DELAYS", "LIVECHAT_WEBHOOK_TIMEOUT",
                           "LIVECHAT_WEBHOOK_ALLOW_PRIVATE_TARGETS", "LIVECHAT_WEBHOOK_CA_FILE",
-                          "LIVECHAT_WEBHOOK_THREADS"}) {
+                          "LIVECHAT_WEBHOOK_THREADS", "LIVECHAT_ACCESS_LOG", "LIVECHAT_SECURE_COOKIES",
+                          "LIVECHAT_GRAPHQL_LISTEN", "LIVECHAT_GRAPHQL_BUCKET", "LIVECHAT_GRAPHQL_REFILL",
+                          "LIVECHAT_ADMIN_LISTEN"}) {
     CAPTURE(env);
     CHECK(help.out.find(env) != std::string::npos);
   }
+  CHECK(help.out.find("  --admin-listen HOST:PORT|none\n") != std::string::npos);
+  CHECK(help.out.find("default: 127.0.0.1:9464; env: LIVECHAT_ADMIN_LISTEN\n") != std::string::npos);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--admin-listen", "9464"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--version"}).exitCode == 0);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--no-such-flag"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--listen", "nonsense"}).exitCode == 2);

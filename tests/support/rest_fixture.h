@@ -23,6 +23,7 @@
 #include "livechat/random.h"
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
+#include "support/exchange_recorder.h"
 
 namespace livechat::testing {
 
@@ -240,6 +241,7 @@ class RestFixture {
   Reply Send(const HttpRequest& req) {
     Reply r;
     r.raw = api_->Handle(req);
+    RecordExchange(req, r.raw);
     r.json = ParseJson(r.raw.body);
     return r;
   }

@@ -36,6 +36,7 @@ inline const std::vector<Millis> kSchedule = {10 * kSecond, kMinute, 5 * kMinute
 class RecordingTransport final : public WebhookTransport {
  public:
   WebhookResponse Send(const WebhookRequest& request) override {
+    testing::ExchangeRecorder::Instance().RecordDelivery(request.headers, request.body);
     std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back(request);
     if (script_.empty()) return WebhookResponse{200, "", std::nullopt};
@@ -263,6 +264,7 @@ class WebhookFixture {
   testing::Reply Send(const HttpRequest& req) {
     testing::Reply r;
     r.raw = api_->Handle(req);
+    testing::RecordExchange(req, r.raw);
     r.json = ParseJson(r.raw.body);
     return r;
   }

@@ -530,6 +530,32 @@ TEST_CASE("legacy GET, PUT, DELETE: the whsec_ secret acts on its own subscripti
   CHECK(Str(At(At(left.data(), 0), "id")) == b.id);
 }
 
+TEST_CASE("legacy id form: DELETE by its own id; unsupported methods are 405 naming the id form's methods") {
+  WebhookFixture f;
+  auto a = f.Subscribe({"message.created"}, "https://hooks.example.com/a");
+  auto b = f.Subscribe({"message.created"}, "https://hooks.example.com/b");
+  std::vector<std::pair<std::string, std::string>> h{{"x-webhook-secret", a.secret}};
+
+  auto post = f.Send(LegacyRequest("POST", "/webhook/subscriptions/" + a.id, CreateBody(kHookUrl), h));
+  CHECK(post.status() == 405);
+  CHECK(post.code() == "METHOD_NOT_ALLOWED");
+  CHECK(post.header("Allow") == "GET, PUT, DELETE");
+  auto patchOne = f.Send(LegacyRequest("PATCH", "/webhook/subscriptions/" + a.id, "", h));
+  CHECK(patchOne.status() == 405);
+  CHECK(patchOne.header("Allow") == "GET, PUT, DELETE");
+  auto patchAll = f.Send(LegacyRequest("PATCH", "/webhook/subscriptions", "", h));
+  CHECK(patchAll.status() == 405);
+  CHECK(patchAll.header("Allow") == "GET, POST, PUT, DELETE");
+
+  CHECK(f.Send(LegacyRequest("DELETE", "/webhook/subscriptions/" + b.id, "", h)).status() == 404);
+  auto del = f.Send(LegacyRequest("DELETE", "/webhook/subscriptions/" + a.id, "", h));
+  CHECK(del.status() == 200);
+  CHECK(Serialize(del.data()) == R"({"id":")" + a.id + R"(","deleted":true})");
+  auto left = f.Call("GET", "/chat/webhooks");
+  REQUIRE(left.data().Size() == 1);
+  CHECK(Str(At(At(left.data(), 0), "id")) == b.id);
+}
+
 TEST_CASE("legacy PUT resuming a paused subscription follows the same plan rule") {
   WebhookFixture f;
   auto a = f.Subscribe({"message.created"});

@@ -1,5 +1,6 @@
 #include "storage/sqlite/sqlite_connection.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -19,7 +20,23 @@ Error SqliteError(sqlite3* db, int rc, std::string_view what) {
   return Error{ErrorCode::kInternal, std::move(msg)};
 }
 
-Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mode mode, int busyTimeoutMillis) {
+int Connection::OnBusy(void* self, int priorCalls) {
+  // The waits of SQLite's default handler: short first, then 100 ms steps.
+  static constexpr int kDelays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+  auto* c = static_cast<Connection*>(self);
+  const auto now = std::chrono::steady_clock::now();
+  if (priorCalls == 0) c->busySince_ = now;
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - c->busySince_).count();
+  if (waited >= c->busyTimeoutMillis_) return 0;  // SQLITE_BUSY to the caller
+  int delay = priorCalls < 12 ? kDelays[priorCalls] : 100;
+  delay = static_cast<int>(std::min<std::int64_t>(delay, c->busyTimeoutMillis_ - waited));
+  if (c->busyRetries_) c->busyRetries_->Inc();
+  sqlite3_sleep(delay);
+  return 1;
+}
+
+Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mode mode, int busyTimeoutMillis,
+                                                     Counter* busyRetries) {
   // The store serialises use of each connection itself, so SQLite's
   // per-connection mutex would only add cost.
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -33,8 +50,10 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mo
   }
   sqlite3_extended_result_codes(db, 1);
   std::unique_ptr<Connection> conn(new Connection(db));
-  rc = sqlite3_busy_timeout(db, busyTimeoutMillis);
-  if (rc != SQLITE_OK) return SqliteError(db, rc, "busy_timeout");
+  conn->busyTimeoutMillis_ = busyTimeoutMillis;
+  conn->busyRetries_ = busyRetries;
+  rc = sqlite3_busy_handler(db, &Connection::OnBusy, conn.get());
+  if (rc != SQLITE_OK) return SqliteError(db, rc, "busy_handler");
   LC_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
   LC_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = NORMAL"));
   return conn;

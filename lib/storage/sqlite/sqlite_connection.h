@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "livechat/metrics.h"
 #include "livechat/result.h"
 
 namespace livechat::sqlite {
@@ -30,7 +32,9 @@ class Connection {
 
   // Opens `path` and applies the per-connection settings (busy timeout,
   // foreign keys, synchronous=NORMAL).
-  static Result<std::unique_ptr<Connection>> Open(const std::string& path, Mode mode, int busyTimeoutMillis);
+  // `busyRetries` (optional) counts each wait for another connection's lock.
+  static Result<std::unique_ptr<Connection>> Open(const std::string& path, Mode mode, int busyTimeoutMillis,
+                                                  Counter* busyRetries = nullptr);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -53,8 +57,13 @@ class Connection {
 
  private:
   explicit Connection(sqlite3* db) : db_(db) {}
+  // SQLite's own busy_timeout handler, plus a count of the retries.
+  static int OnBusy(void* self, int priorCalls);
 
   sqlite3* db_;
+  int busyTimeoutMillis_ = 0;
+  Counter* busyRetries_ = nullptr;
+  std::chrono::steady_clock::time_point busySince_{};
   struct SqlHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

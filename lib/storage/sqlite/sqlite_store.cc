@@ -96,8 +96,11 @@ thread_local std::vector<SqliteStore::Held> SqliteStore::held_;
 Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
   std::unique_ptr<SqliteStore> store(new SqliteStore());
   store->inMemory_ = options.path == ":memory:";
+  Counter* busy = options.metrics ? &options.metrics->GetCounter(metric::kSqliteBusyRetries,
+                                                                 "Waits for another connection's SQLite lock")
+                                  : nullptr;
   LC_ASSIGN_OR_RETURN(store->writer_,
-                      Connection::Open(options.path, Connection::Mode::kReadWrite, options.busyTimeoutMillis));
+                      Connection::Open(options.path, Connection::Mode::kReadWrite, options.busyTimeoutMillis, busy));
   Connection& w = *store->writer_;
   if (!store->inMemory_) {
     // WAL is a property of the file; a database that cannot switch (e.g. on
@@ -114,7 +117,7 @@ Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
     int n = options.readers < 1 ? 1 : options.readers;
     for (int i = 0; i < n; ++i) {
       LC_ASSIGN_OR_RETURN(auto reader,
-                          Connection::Open(options.path, Connection::Mode::kReadOnly, options.busyTimeoutMillis));
+                          Connection::Open(options.path, Connection::Mode::kReadOnly, options.busyTimeoutMillis, busy));
       store->idle_.push_back(reader.get());
       store->readers_.push_back(std::move(reader));
     }

@@ -48,7 +48,7 @@ before(async () => {
     ctl('conversation', 'start', '--store', store.id, '--channel', i % 2 ? 'email' : 'whatsapp', '--customer-name',
         `Customer ${i}`, '--customer-email', `c${i}@example.test`, '--text', 'hello');
   }
-  server = spawn(join(bin, 'livechatd'), ['--db', join(dir, 'g.db'), '--listen', '127.0.0.1:0', '--access-log', 'off'],
+  server = spawn(join(bin, 'livechatd'), ['--db', join(dir, 'g.db'), '--listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--access-log', 'off'],
                  { stdio: ['ignore', 'pipe', 'pipe'] });
   base = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('livechatd did not start in 10 s')), 10000);

@@ -79,7 +79,7 @@ before(async () => {
       'trainingData.products=on,trainingData.collections=on,trainingData.discounts=on,skills.sizeGuide=on,' +
       'loyaltyPartner=Smile.io');
   server = spawn(join(bin, 'livechatd'), ['--db', join(dir, 'm.db'), '--listen', '127.0.0.1:0', '--access-log', 'off',
-                                          '--webhook-allow-private-targets'],
+                                          '--webhook-allow-private-targets', '--admin-listen', 'none'],
                  { stdio: ['ignore', 'pipe', 'pipe'] });
   base = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('livechatd did not start in 10 s')), 10000);

@@ -1,0 +1,179 @@
+#include "observability.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <optional>
+#include <random>
+#include <string_view>
+
+#include "livechat/graphql_api.h"
+#include "livechat/json_codec.h"
+#include "livechat/rest.h"
+
+namespace livechatd {
+
+// Generated at build time from docs/api/openapi.json (see hosts/CMakeLists.txt).
+extern const char kOpenApiJson[];
+
+namespace {
+
+constexpr std::size_t kMaxRequestId = 128;
+
+void SetJson(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+// One check of /readyz: "ok" or what is wrong.
+struct Check {
+  const char* name;
+  std::string state;
+};
+
+void Readyz(livechat::Store& store, const Observability& obs, httplib::Response& res) {
+  std::vector<Check> checks;
+  // A real query, so a vanished or locked-out file shows up here.
+  livechat::Status db = store.Read([](livechat::StoreReader& r) -> livechat::Status {
+    auto stats = r.GetOutboxStats();
+    return stats.ok() ? livechat::Status::Ok() : livechat::Status(stats.error());
+  });
+  checks.push_back({"database", db.ok() ? "ok" : "unreachable"});
+  // Healthy() also compares PRAGMA user_version with this build's schema.
+  checks.push_back({"migrations", !db.ok() ? "unknown" : (store.Healthy() ? "ok" : "not applied")});
+  if (obs.dispatcherRunning) checks.push_back({"dispatcher", obs.dispatcherRunning() ? "ok" : "stopped"});
+  bool ready = std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.state == "ok"; });
+  std::string body = ready ? "{\"status\":\"ready\",\"checks\":{" : "{\"status\":\"not ready\",\"checks\":{";
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    if (i) body += ',';
+    livechat::AppendJsonString(body, checks[i].name);
+    body += ':';
+    livechat::AppendJsonString(body, checks[i].state);
+  }
+  body += "}}";
+  SetJson(res, ready ? 200 : 503, body);
+}
+
+std::string_view MethodLabel(const std::string& m) {
+  static constexpr std::string_view kKnown[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+  for (auto k : kKnown)
+    if (m == k) return k;
+  return "OTHER";
+}
+
+}  // namespace
+
+void InstallProbes(httplib::Server& server, livechat::Store& store, const Observability& obs) {
+  server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& res) {
+    if (store.Healthy()) {
+      SetJson(res, 200, "{\"status\":\"ok\"}");
+    } else {
+      SetJson(res, 503, "{\"status\":\"unavailable\"}");
+    }
+  });
+  server.Get("/readyz", [&store, obs](const httplib::Request&, httplib::Response& res) { Readyz(store, obs, res); });
+}
+
+void InstallOpenApi(httplib::Server& server) {
+  server.Get("/openapi.json", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 200;
+    res.set_content(kOpenApiJson, "application/json");
+  });
+}
+
+void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observability& obs) {
+  InstallProbes(server, store, obs);
+  livechat::MetricsRegistry* metrics = obs.metrics;
+  server.Get("/metrics", [metrics](const httplib::Request&, httplib::Response& res) {
+    res.status = 200;
+    res.set_content(metrics ? metrics->RenderPrometheusText() : std::string(),
+                    "text/plain; version=0.0.4; charset=utf-8");
+  });
+  server.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        std::string path = req.target.substr(0, req.target.find('?'));
+        SetJson(res, res.status,
+                livechat::RestErrorBody(res.status == 404 ? livechat::Error{livechat::ErrorCode::kNotFound,
+                                                                            "No resource at " + path +
+                                                                                " on the admin listener."}
+                                                          : livechat::Error{livechat::ErrorCode::kInvalidParams,
+                                                                            "The request was refused."}));
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+}
+
+std::string RequestIdFor(const httplib::Request& req) {
+  const std::string given = req.get_header_value("X-Request-Id");
+  bool ok = !given.empty() && given.size() <= kMaxRequestId &&
+            std::all_of(given.begin(), given.end(), [](unsigned char c) {
+              return std::isalnum(c) || c == '.' || c == '_' || c == ':' || c == '-';
+            });
+  if (ok) return given;
+  // Correlation ids, not secrets: a per-thread PRNG seeded once is enough.
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id(32, '0');
+  for (std::size_t i = 0; i < id.size(); i += 16) {
+    std::uint64_t v = rng();
+    for (std::size_t j = 0; j < 16; ++j) id[i + j] = kHex[(v >> (4 * j)) & 0xf];
+  }
+  return id;
+}
+
+std::string RouteLabel(const std::string& target) {
+  std::string path = target.substr(0, target.find('?'));
+  if (path == "/healthz" || path == "/readyz" || path == "/metrics" || path == "/openapi.json") return path;
+  if (livechat::GraphQLApi::Owns(target)) return "/graphql";
+  if (auto t = livechat::RestApi::RouteTemplate(target)) return *t;
+  return "unmatched";
+}
+
+void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
+                  const std::string& adapterRoute) {
+  const std::string route = adapterRoute.empty() ? RouteLabel(req.target) : adapterRoute;
+  const std::string method(MethodLabel(req.method));
+  metrics
+      .GetCounter(livechat::metric::kHttpRequests, "HTTP requests served, by route template, method and status",
+                  {{"route", route}, {"method", method}, {"status", std::to_string(status)}})
+      .Inc();
+  metrics
+      .GetHistogram(livechat::metric::kHttpDuration, "HTTP request latency (routing to response), by route template",
+                    livechat::DefaultLatencyBuckets(), {{"route", route}, {"method", method}})
+      .Observe(seconds);
+}
+
+void RegisterOutboxGauges(livechat::MetricsRegistry& metrics, livechat::Store& store,
+                          std::function<std::int64_t()> nowMillis) {
+  // Each gauge queries on its own (one indexed COUNT per scrape each): a
+  // shared cached read would depend on the order the families render in.
+  auto read = [&store]() -> std::optional<livechat::StoreReader::OutboxStats> {
+    livechat::StoreReader::OutboxStats s;
+    livechat::Status st = store.Read([&](livechat::StoreReader& r) -> livechat::Status {
+      auto got = r.GetOutboxStats();
+      if (!got.ok()) return got.error();
+      s = *got;
+      return livechat::Status::Ok();
+    });
+    if (!st.ok()) return std::nullopt;  // the sample is left out; /readyz says why
+    return s;
+  };
+  metrics.AddGaugeCallback(livechat::metric::kWebhookQueueDepth, "Webhook deliveries pending (due now or later)",
+                           [read]() -> livechat::MetricsRegistry::GaugeSamples {
+                             auto s = read();
+                             if (!s) return {};
+                             return {{{}, static_cast<double>(s->pending)}};
+                           });
+  metrics.AddGaugeCallback(
+      livechat::metric::kWebhookOldestAge,
+      "Seconds the most overdue pending webhook delivery has been due (0 when none is overdue)",
+      [read, nowMillis]() -> livechat::MetricsRegistry::GaugeSamples {
+        auto s = read();
+        if (!s) return {};
+        double age = 0;
+        if (s->oldestDueAt) age = std::max<double>(0, static_cast<double>(nowMillis() - *s->oldestDueAt) / 1000.0);
+        return {{{}, age}};
+      });
+}
+
+}  // namespace livechatd

@@ -1,0 +1,52 @@
+// What livechatd shows operators: the probes (/healthz, /readyz), the
+// Prometheus endpoint (/metrics, admin listener only), the published
+// contract (/openapi.json), request ids, and the per-request metrics.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <httplib.h>
+
+#include "livechat/metrics.h"
+#include "livechat/store.h"
+
+namespace livechatd {
+
+struct Observability {
+  livechat::MetricsRegistry* metrics = nullptr;  // null: requests are not counted
+  std::function<bool()> dispatcherRunning;       // /readyz; empty: not checked
+  bool serveOpenApi = false;                     // GET /openapi.json (main listener)
+};
+
+// GET /healthz (the process answers) and GET /readyz (database reachable,
+// schema migrated, webhook dispatcher running; 503 naming what is not).
+// Register before any catch-all route.
+void InstallProbes(httplib::Server& server, livechat::Store& store, const Observability& obs);
+
+// GET /openapi.json: docs/api/openapi.yaml as JSON, embedded at build time.
+void InstallOpenApi(httplib::Server& server);
+
+// The admin listener: the probes and GET /metrics; anything else is 404.
+void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observability& obs);
+
+// The client's X-Request-Id when it is 1..128 characters of [A-Za-z0-9._:-],
+// otherwise a new random 32-hex-digit id.
+std::string RequestIdFor(const httplib::Request& req);
+
+// Counts one served request: requests by route template, method and status,
+// and its latency by route template and method. `route` is the template the
+// adapter reported; empty: derived from the target (RouteLabel).
+void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
+                  const std::string& route);
+
+// The route label of a target: a REST route template, a fixed path of the
+// daemon, or "unmatched" (keeps the label set bounded).
+std::string RouteLabel(const std::string& target);
+
+// Gauges read from the store when /metrics is scraped: webhook queue depth
+// and how long the most overdue pending delivery has been due.
+void RegisterOutboxGauges(livechat::MetricsRegistry& metrics, livechat::Store& store,
+                          std::function<std::int64_t()> nowMillis);
+
+}  // namespace livechatd
