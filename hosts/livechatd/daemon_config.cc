@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 #include <limits>
 #include <thread>
 
@@ -80,9 +81,10 @@ std::string ApplyRateIp(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
-std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
-  // The environment form is a comma-separated list; a flag holds one CIDR
-  // but accepting commas there too costs nothing.
+// Calls `each` with every trimmed, non-empty item of a comma-separated list
+// and stops at its first error. The environment form of a repeatable flag is
+// such a list; a flag holds one item but accepting commas there too costs nothing.
+std::string ForEachListItem(const std::string& v, const std::function<std::string(const std::string&)>& each) {
   std::size_t start = 0;
   while (start <= v.size()) {
     std::size_t comma = v.find(',', start);
@@ -90,13 +92,21 @@ std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
     if (!item.empty()) {
-      if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
-      c.trustedProxies.push_back(item);
+      std::string error = each(item);
+      if (!error.empty()) return error;
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return "";
+}
+
+std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
+  return ForEachListItem(v, [&c](const std::string& item) -> std::string {
+    if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
+    c.trustedProxies.push_back(item);
+    return "";
+  });
 }
 
 std::string ApplyThreads(DaemonConfig& c, const std::string& v) {
@@ -195,6 +205,24 @@ std::string ApplyWebhookThreads(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyStorefrontOrigin(DaemonConfig& c, const std::string& v) {
+  return ForEachListItem(v, [&c](const std::string& item) -> std::string {
+    // An Origin header is scheme://host[:port], never a path or a slash.
+    const bool scheme = item.rfind("https://", 0) == 0 || item.rfind("http://", 0) == 0;
+    const std::size_t hostAt = scheme ? item.find("://") + 3 : 0;
+    if (!scheme || hostAt >= item.size() || item.find('/', hostAt) != std::string::npos)
+      return "expects an origin like https://shop.example (scheme and host, no path), got \"" + item + "\"";
+    c.storefrontOrigins.push_back(item);
+    return "";
+  });
+}
+
+std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
+    return "expects a number of waiting polls from 1 to 100000, got \"" + v + "\"";
+  return "";
+}
+
 const FlagSpec kFlags[] = {
     {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
@@ -236,6 +264,13 @@ const FlagSpec kFlags[] = {
      ApplyGraphqlBucket},
     {"graphql-refill", "N", "1000", "GraphQL cost points restored per second per API key", false,
      ApplyGraphqlRefill},
+    {"storefront-origin", "ORIGIN", "any",
+     "shop page origin allowed to call /storefront/ from a browser (CORS); repeatable (variable: comma-separated)",
+     true, ApplyStorefrontOrigin},
+    {"storefront-waiters", "N", "threads / 4",
+     "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
+     "threads the REST API needs",
+     false, ApplyStorefrontWaiters},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {

@@ -36,6 +36,10 @@ struct DaemonConfig {
   int graphqlPort = -1;  // -1: no second listener
   std::int64_t graphqlBucket = 20'000;
   std::int64_t graphqlRefill = 1'000;
+  // Storefront widget API (/storefront/, /sdk.js): shop origins allowed by
+  // CORS (empty: any origin) and how many long-polls may wait at once.
+  std::vector<std::string> storefrontOrigins;
+  int storefrontWaiters = 0;  // 0: a quarter of the HTTP threads
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

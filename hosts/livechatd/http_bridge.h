@@ -29,5 +29,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);
+// An adapter's response copied onto cpp-httplib's (framing headers dropped).
+void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to);
 
 }  // namespace livechatd

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,7 +24,9 @@
 #include "livechat/chat_service.h"
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
+#include "livechat/storefront.h"
 #include "livechat/webhooks.h"
+#include "storefront_routes.h"
 
 #ifndef LIVECHAT_VERSION
 #define LIVECHAT_VERSION "unknown"
@@ -55,6 +58,7 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
   std::printf("demo API key: %s\n", demo.apiKey.c_str());
   std::printf("try: curl -s -H 'X-Api-Key: %s' '%s/chat/conversations?limit=5'\n", demo.apiKey.c_str(),
               base.c_str());
+  std::printf("demo shop page with the chat widget: %s/demo/\n", base.c_str());
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
@@ -62,7 +66,10 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
 // ended because it is a no-op when it races the loop's start.
 class ShutdownWatcher {
  public:
-  explicit ShutdownWatcher(httplib::Server& server) : server_(server) {
+  // `onSignal` runs once when a signal arrives, before the server is stopped
+  // (it releases long-polls, which would otherwise hold the stop up).
+  explicit ShutdownWatcher(httplib::Server& server, std::function<void()> onSignal = {})
+      : server_(server), onSignal_(std::move(onSignal)) {
     thread_ = std::thread([this] { Run(); });
   }
   ~ShutdownWatcher() {
@@ -86,6 +93,7 @@ class ShutdownWatcher {
       if (sig > 0) {
         signal_ = sig;
         std::fprintf(stderr, "livechatd: %s received, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        if (onSignal_) onSignal_();
         break;
       }
     }
@@ -96,6 +104,7 @@ class ShutdownWatcher {
   }
 
   httplib::Server& server_;
+  std::function<void()> onSignal_;
   std::thread thread_;
   std::atomic<bool> done_{false};
   std::atomic<int> signal_{0};
@@ -190,6 +199,11 @@ int main(int argc, char** argv) {
   graphqlOptions.refillPerSecond = cfg.graphqlRefill;
   graphqlOptions.trustedProxies = restOptions.trustedProxies;
   auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
+  const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
+  livechat::StorefrontOptions storefrontOptions;
+  storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
+  storefrontOptions.maxWaiters = cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, httpThreads / 4);
+  auto storefront = std::make_unique<livechat::StorefrontApi>(*service, storefrontOptions);
 
   int port = 0;
   {
@@ -200,6 +214,12 @@ int main(int argc, char** argv) {
     server.set_keep_alive_max_count(1000);
     const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    std::optional<std::string> demoAppId;
+    if (demo) {
+      auto shop = service->GetShop(demo->shopId);
+      if (shop.ok()) demoAppId = shop->appId;
+    }
+    livechatd::InstallStorefront(server, *storefront, demoAppId);
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
                              {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
 
@@ -243,7 +263,7 @@ int main(int argc, char** argv) {
     std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
     std::fflush(stdout);
 
-    ShutdownWatcher watcher(server);
+    ShutdownWatcher watcher(server, [&storefront] { storefront->WakeAll(); });
     // Deliveries queued before this start (or before a crash) go out now.
     dispatcher->Start();
     bool clean = server.listen_after_bind();
@@ -255,6 +275,7 @@ int main(int argc, char** argv) {
   dispatcher->Stop();
   rest.reset();
   graphql.reset();
+  storefront.reset();
   service.reset();
   dispatcher.reset();
   transport.reset();

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -146,6 +147,7 @@ struct InboundMessageInput {
   std::string text;
   std::optional<std::string> conversationId;    // continue this one; else start a new one
   bool legacy = false;                          // create as an unmigrated older-datastore record
+  std::optional<std::string> customerId;        // this contact (storefront sessions); else by email, else new
 };
 struct SeedInput {
   int conversations = 0;
@@ -181,6 +183,24 @@ struct LoginResult {
   std::string token;  // cookie value, returned once
   AdminSession session;
   Member member;
+};
+
+// ---- Storefront visitor inputs and outputs (chat_service_storefront.cc) ----
+struct VisitorStart {
+  VisitorSession session;
+  std::string token;  // the bearer secret for the browser, returned once; only its hash is stored
+};
+// identify / user:* setters. Unset fields are left as they are.
+struct VisitorIdentity {
+  std::optional<std::string> id;  // the shop's own customer id (Customer::shopifyId)
+  std::optional<std::string> email, name, firstName, lastName, phone;
+};
+// What the widget has not seen yet: replies after a message seq, the agents'
+// typing indicators, and the conversation itself (status, assignment).
+struct VisitorUpdates {
+  std::vector<Message> messages;     // seq > afterSeq, notes excluded, send order
+  std::vector<TypingState> typing;   // agents' rows with active true
+  std::optional<Conversation> conversation;
 };
 
 class ChatService {
@@ -298,6 +318,46 @@ class ChatService {
   // The legacy endpoints' credential: a subscription's own whsec_ secret.
   // Missing: UNAUTHENTICATED; wrong: INVALID_API_KEY.
   Result<std::pair<Principal, WebhookSubscription>> AuthenticateWebhookSecret(const std::string& secret);
+
+  // ---- Storefront (the widget's API; chat_service_storefront.cc) ----
+  // No credential but the store's public App ID, on any plan (spec). A
+  // visitor's calls act only on its own session's contact and conversation.
+  // Unknown App ID: NOT_FOUND.
+  Result<VisitorStart> StartVisitorSession(const std::string& appId);
+  // Missing token: UNAUTHENTICATED; unknown, ended, or another store's:
+  // UNAUTHENTICATED. Touches lastSeenAt at most once a minute.
+  Result<VisitorSession> AuthenticateVisitor(const std::string& appId, const std::string& token);
+  // logout / session:reset: the token stops working; the contact and the
+  // conversation stay (they are the store's records).
+  Status EndVisitorSession(const VisitorSession& s);
+  // The first message creates the contact (unless identify did) and the
+  // conversation, with customer.created, conversation.created and
+  // message.created; page views and conversation attributes set before it
+  // are written to the new conversation in the same transaction.
+  Result<Message> VisitorSendMessage(const VisitorSession& s, const std::string& text);
+  // Stored as the typing row of member id "customer"; no conversation yet: nothing to show, OK.
+  Status VisitorSetTyping(const VisitorSession& s, bool active);
+  // Creates the contact when the session has none (an existing contact with
+  // that email is adopted), else updates it; an `id` makes it type customer,
+  // an email makes an anonymous contact a guest.
+  Result<Customer> VisitorIdentify(const VisitorSession& s, const VisitorIdentity& who);
+  // Merged into customAttributes (values are strings); creates the contact if needed.
+  Result<Customer> VisitorSetCustomerAttributes(const VisitorSession& s, const std::map<std::string, std::string>& attrs);
+  // Upserted by name; kept on the session until the conversation exists.
+  Status VisitorSetConversationAttributes(const VisitorSession& s, const std::map<std::string, std::string>& attrs);
+  // url: http(s), at most 2,048 characters; title at most 255. Kept on the
+  // session (the newest limits().browsedPagesKept) until the conversation exists.
+  Status VisitorRecordPageView(const VisitorSession& s, const BrowsedPage& page);
+  // Hands the conversation to a human: isChatBot false, unread for agents, an
+  // activity line (system, no event). No conversation yet: CONFLICT.
+  Result<Conversation> VisitorEscalate(const VisitorSession& s, const std::optional<std::string>& reason);
+  // Widget state with no record of its own (pre-chat, commerce context,
+  // locale, context, shop data, tracked events): `valueJson` replaces the
+  // session state's `key`; JSON null removes it.
+  Status VisitorSetState(const VisitorSession& s, const std::string& key, const std::string& valueJson);
+  // Appends to the session state's array `key`, keeping the newest `keep`.
+  Status VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson, int keep);
+  Result<VisitorUpdates> VisitorPoll(const VisitorSession& s, std::int64_t afterSeq);
 
  private:
   ServiceOptions options_;

@@ -161,6 +161,14 @@ class StoreReader {
     std::optional<Millis> oldestDueAt;
   };
   virtual Result<OutboxStats> GetOutboxStats() = 0;
+
+  // ---- Storefront visitor sessions ----
+  // Across shops: the token names its session. Ended sessions are found too.
+  // A Store without storefront support keeps this default (kInternal).
+  virtual Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) {
+    (void)tokenHash;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
 };
 
 class StoreWriter : public StoreReader {
@@ -232,6 +240,17 @@ class StoreWriter : public StoreReader {
                                                        const std::string& subscriptionId) = 0;
   // Appends to the attempt log, keeping the newest `keep` of that subscription.
   virtual Status InsertAttempt(const DeliveryAttempt& a, int keep) = 0;
+
+  // ---- Storefront visitor sessions (defaults: kInternal, as above) ----
+  virtual Status InsertVisitorSession(const VisitorSession& s) {
+    (void)s;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
+  // Writes every field but id, shopId and tokenHash.
+  virtual Result<bool> UpdateVisitorSession(const VisitorSession& s) {
+    (void)s;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
 };
 
 // Thread-safe.

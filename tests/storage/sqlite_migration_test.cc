@@ -12,14 +12,15 @@ std::int64_t CountOf(Store& s, const std::string& shop) {
   return Get(s, [&](StoreReader& r) { return r.CountCustomers(shop); });
 }
 
-// Puts the file back to schema version 4 (before the customer counters).
+// Puts the file back to schema version 4 (before the customer counters and
+// the later migrations).
 void DowngradeToV4(const std::string& path) {
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   char* err = nullptr;
   int rc = sqlite3_exec(db,
                         "DROP TRIGGER customers_count_insert; DROP TRIGGER customers_count_delete; "
-                        "DROP TABLE shop_customer_counts; PRAGMA user_version = 4;",
+                        "DROP TABLE shop_customer_counts; DROP TABLE visitor_sessions; PRAGMA user_version = 4;",
                         nullptr, nullptr, &err);
   CHECK_MESSAGE(rc == SQLITE_OK, (err ? err : ""));
   sqlite3_free(err);
