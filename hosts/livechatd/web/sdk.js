@@ -678,8 +678,9 @@
   // ---------------- the widget ----------------
 
   var CSS = [
-    '.lc-root{position:fixed;right:20px;bottom:20px;z-index:2147483000;font:14px/1.4 system-ui,sans-serif;color:#1f2328}',
-    '.lc-launcher{width:56px;height:56px;border-radius:50%;border:0;background:#1a56db;color:#fff;font-size:24px;cursor:pointer;box-shadow:0 4px 12px rgba(0,0,0,.25);position:relative}',
+    '.lc-root{position:fixed;right:20px;bottom:20px;z-index:2147483000;font:14px/1.4 system-ui,sans-serif;color:#1f2328;display:flex;flex-direction:column;align-items:flex-end}',
+    '.lc-launcher{width:56px;height:56px;border-radius:50%;border:0;background:#1a56db;color:#fff;cursor:pointer;box-shadow:0 4px 12px rgba(0,0,0,.25);position:relative;display:flex;align-items:center;justify-content:center}',
+    '.lc-launcher svg{width:28px;height:28px;fill:currentColor}',
     '.lc-launcher:focus-visible,.lc-root button:focus-visible,.lc-root textarea:focus-visible,.lc-root input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}',
     '.lc-badge{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;border-radius:10px;background:#d1242f;color:#fff;font-size:12px;line-height:20px;text-align:center}',
     '.lc-window{width:340px;max-width:calc(100vw - 40px);height:480px;max-height:calc(100vh - 100px);background:#fff;border-radius:12px;box-shadow:0 8px 28px rgba(0,0,0,.25);display:flex;flex-direction:column;overflow:hidden;margin-bottom:12px}',
@@ -736,7 +737,15 @@
     win.appendChild(typing);
     win.appendChild(prechat);
     win.appendChild(form);
-    var launcher = el('button', { type: 'button', 'class': 'lc-launcher', 'aria-label': 'Open chat', 'aria-expanded': 'false', 'aria-controls': 'lc-window' }, '\u{1F4AC}');
+    var launcher = el('button', { type: 'button', 'class': 'lc-launcher', 'aria-label': 'Open chat', 'aria-expanded': 'false', 'aria-controls': 'lc-window' });
+    // A speech bubble drawn inline: no font or image request needed.
+    var icon = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    icon.setAttribute('viewBox', '0 0 24 24');
+    icon.setAttribute('aria-hidden', 'true');
+    var path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+    path.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z');
+    icon.appendChild(path);
+    launcher.appendChild(icon);
     var badge = el('span', { 'class': 'lc-badge', 'aria-label': '0 unread messages', hidden: '' }, '0');
     launcher.appendChild(badge);
     root.appendChild(win);
