@@ -217,6 +217,19 @@ std::string ApplyStorefrontOrigin(DaemonConfig& c, const std::string& v) {
   });
 }
 
+std::string ApplyStorefrontListen(DaemonConfig& c, const std::string& v) {
+  auto hp = ParseHostPort(v);
+  if (!hp) return "expects HOST:PORT (e.g. 0.0.0.0:8082), got \"" + v + "\"";
+  c.storefrontHost = hp->host;
+  c.storefrontPort = hp->port;
+  return "";
+}
+
+std::string ApplyStorefrontThreads(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 20'000, &c.storefrontThreads)) return "expects a thread count from 1 to 20000, got \"" + v + "\"";
+  return "";
+}
+
 std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
     return "expects a number of waiting polls from 1 to 100000, got \"" + v + "\"";
@@ -267,6 +280,12 @@ const FlagSpec kFlags[] = {
     {"storefront-origin", "ORIGIN", "any",
      "shop page origin allowed to call /storefront/ from a browser (CORS); repeatable (variable: comma-separated)",
      true, ApplyStorefrontOrigin},
+    {"storefront-listen", "HOST:PORT", "none",
+     "serve /storefront/, /sdk.js and /demo/ on this listener only, with its own threads, so widgets' connections "
+     "never hold the REST listener's threads",
+     false, ApplyStorefrontListen},
+    {"storefront-threads", "N", "max(64, 8 x cores)", "HTTP worker threads of --storefront-listen (one per open widget "
+     "connection)", false, ApplyStorefrontThreads},
     {"storefront-waiters", "N", "threads / 4",
      "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
      "threads the REST API needs",

@@ -39,7 +39,12 @@ struct DaemonConfig {
   // Storefront widget API (/storefront/, /sdk.js): shop origins allowed by
   // CORS (empty: any origin) and how many long-polls may wait at once.
   std::vector<std::string> storefrontOrigins;
-  int storefrontWaiters = 0;  // 0: a quarter of the HTTP threads
+  int storefrontWaiters = 0;  // 0: a quarter of the threads of the listener serving the storefront
+  // A listener of its own for the storefront (widgets' connections then never
+  // hold the REST listener's threads), with its own thread pool.
+  std::string storefrontHost;
+  int storefrontPort = -1;    // -1: the storefront is served on --listen
+  int storefrontThreads = 0;  // 0: DefaultThreadCount()
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

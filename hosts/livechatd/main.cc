@@ -51,14 +51,15 @@ std::string ClientHost(const std::string& host) {
   return host;
 }
 
-void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int port) {
+// `pageBase`: where /demo/ is served (the storefront's listener).
+void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int port, const std::string& pageBase) {
   std::string base = "http://" + FormatHostPort(ClientHost(host), port);
   std::printf("demo store %s: \"%s\" (id %s)\n", demo.created ? "created" : "found", demo.shopName.c_str(),
               demo.shopId.c_str());
   std::printf("demo API key: %s\n", demo.apiKey.c_str());
   std::printf("try: curl -s -H 'X-Api-Key: %s' '%s/chat/conversations?limit=5'\n", demo.apiKey.c_str(),
               base.c_str());
-  std::printf("demo shop page with the chat widget: %s/demo/\n", base.c_str());
+  std::printf("demo shop page with the chat widget: %s/demo/\n", pageBase.empty() ? base.c_str() : pageBase.c_str());
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
@@ -108,6 +109,39 @@ class ShutdownWatcher {
   std::thread thread_;
   std::atomic<bool> done_{false};
   std::atomic<int> signal_{0};
+};
+
+// Debian's cpp-httplib leaves Nagle on and closes a connection after 5
+// requests: both cost orders of magnitude on keep-alive clients.
+void TuneServer(httplib::Server& s, int threads) {
+  s.set_tcp_nodelay(true);
+  s.set_keep_alive_max_count(1000);
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+}
+
+// Binds host:port (0: any free port); the bound port, or -1.
+int Bind(httplib::Server& s, const std::string& host, int port) {
+  if (port == 0) return s.bind_to_any_port(host);
+  return s.bind_to_port(host, port) ? port : -1;
+}
+
+// A second listener running on its own thread until destroyed.
+class SecondListener {
+ public:
+  SecondListener() = default;
+  SecondListener(const SecondListener&) = delete;
+  SecondListener& operator=(const SecondListener&) = delete;
+  ~SecondListener() {
+    if (thread_.joinable()) {
+      server.stop();
+      thread_.join();
+    }
+  }
+  void Run() { thread_ = std::thread([this] { server.listen_after_bind(); }); }
+  httplib::Server server;
+
+ private:
+  std::thread thread_;
 };
 
 int Fail(const std::string& message, int code) {
@@ -202,64 +236,60 @@ int main(int argc, char** argv) {
   const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
-  storefrontOptions.maxWaiters = cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, httpThreads / 4);
+  const bool storefrontApart = cfg.storefrontPort >= 0;
+  const int storefrontThreads = cfg.storefrontThreads > 0 ? cfg.storefrontThreads : livechatd::DefaultThreadCount();
+  storefrontOptions.maxWaiters =
+      cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, (storefrontApart ? storefrontThreads : httpThreads) / 4);
   auto storefront = std::make_unique<livechat::StorefrontApi>(*service, storefrontOptions);
 
   int port = 0;
   {
     httplib::Server server;
-    // Debian's cpp-httplib leaves Nagle on and closes a connection after 5
-    // requests: both cost orders of magnitude on keep-alive clients.
-    server.set_tcp_nodelay(true);
-    server.set_keep_alive_max_count(1000);
-    const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
-    server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    const int threads = httpThreads;
+    TuneServer(server, threads);
     std::optional<std::string> demoAppId;
     if (demo) {
       auto shop = service->GetShop(demo->shopId);
       if (shop.ok()) demoAppId = shop->appId;
     }
-    livechatd::InstallStorefront(server, *storefront, demoAppId);
+    if (!storefrontApart) livechatd::InstallStorefront(server, *storefront, demoAppId);
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
                              {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
 
     // --graphql-listen: a second listener with the GraphQL endpoint only.
-    httplib::Server graphqlServer;
-    std::thread graphqlThread;
+    SecondListener graphqlListener;
     if (cfg.graphqlPort >= 0) {
-      graphqlServer.set_tcp_nodelay(true);
-      graphqlServer.set_keep_alive_max_count(1000);
-      graphqlServer.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-      livechatd::InstallBridge(graphqlServer, nullptr, graphql.get(), *store,
+      TuneServer(graphqlListener.server, threads);
+      livechatd::InstallBridge(graphqlListener.server, nullptr, graphql.get(), *store,
                                {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
-      int gport = cfg.graphqlPort == 0 ? graphqlServer.bind_to_any_port(cfg.graphqlHost)
-                                       : (graphqlServer.bind_to_port(cfg.graphqlHost, cfg.graphqlPort) ? cfg.graphqlPort : -1);
+      int gport = Bind(graphqlListener.server, cfg.graphqlHost, cfg.graphqlPort);
       if (gport < 0) return Fail("cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql)", 1);
       std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
-      graphqlThread = std::thread([&graphqlServer] { graphqlServer.listen_after_bind(); });
+      graphqlListener.Run();
     }
-    struct StopSecond {
-      httplib::Server& s;
-      std::thread& t;
-      ~StopSecond() {
-        if (t.joinable()) {
-          s.stop();
-          t.join();
-        }
-      }
-    } stopSecond{graphqlServer, graphqlThread};
-
-    if (cfg.port == 0) {
-      port = server.bind_to_any_port(cfg.host);
-      if (port < 0) return Fail("cannot listen on " + FormatHostPort(cfg.host, 0), 1);
-    } else {
-      if (!server.bind_to_port(cfg.host, cfg.port))
-        return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + " (in use, or not a local address?)",
-                    1);
-      port = cfg.port;
+    // --storefront-listen: the widgets' listener, with threads of its own.
+    SecondListener storefrontListener;
+    std::string storefrontBase;
+    if (storefrontApart) {
+      TuneServer(storefrontListener.server, storefrontThreads);
+      livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId);
+      livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store,
+                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
+      int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);
+      if (sport < 0)
+        return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) + " (storefront)", 1);
+      std::printf("storefront listening on %s\n", FormatHostPort(cfg.storefrontHost, sport).c_str());
+      storefrontBase = "http://" + FormatHostPort(ClientHost(cfg.storefrontHost), sport);
+      storefrontListener.Run();
     }
 
-    if (demo) PrintDemo(*demo, cfg.host, port);
+    port = Bind(server, cfg.host, cfg.port);
+    if (port < 0)
+      return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) +
+                      (cfg.port == 0 ? "" : " (in use, or not a local address?)"),
+                  1);
+
+    if (demo) PrintDemo(*demo, cfg.host, port, storefrontBase);
     std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
     std::fflush(stdout);
 

@@ -127,3 +127,36 @@ TEST_CASE("livechatd storefront flags: bad values exit 2") {
   CHECK(help.out.find("LIVECHAT_STOREFRONT_ORIGIN") != std::string::npos);
   CHECK(help.out.find("LIVECHAT_STOREFRONT_WAITERS") != std::string::npos);
 }
+
+TEST_CASE("livechatd --storefront-listen: widgets on a listener of their own, REST elsewhere") {
+  TempDir dir;
+  const std::string db = dir.File("apart.db");
+  auto shop = Ctl(db, {"store", "create", "--name", "Shop", "--plan", "pro"});
+  const std::string appId = Str(shop, "appId");
+  Daemon daemon = StartDaemon(dir, db, {"--storefront-listen", "127.0.0.1:0", "--storefront-threads", "4", "--demo"});
+  auto line = daemon.process->WaitForLine("storefront listening on ", 1s);
+  REQUIRE(line);
+  const int storefrontPort = std::stoi(line->substr(line->rfind(':') + 1));
+  REQUIRE(storefrontPort != daemon.port);
+  auto demoLine = daemon.process->WaitForLine("demo shop page with the chat widget: ", 1s);
+  REQUIRE(demoLine);
+  CHECK(demoLine->find("http://127.0.0.1:" + std::to_string(storefrontPort) + "/demo/") != std::string::npos);
+  {
+    httplib::Client main = MakeClient(daemon.port);
+    httplib::Client widgets = MakeClient(storefrontPort);
+    auto onMain = main.Post("/storefront/sessions", {{"X-App-Id", appId}}, "", "application/json");
+    REQUIRE(onMain);
+    CHECK(onMain->status == 404);
+    CHECK(main.Get("/sdk.js")->status == 404);
+    auto started = widgets.Post("/storefront/sessions", {{"X-App-Id", appId}}, "", "application/json");
+    REQUIRE(started);
+    CHECK(started->status == 201);
+    CHECK(widgets.Get("/sdk.js")->status == 200);
+    CHECK(widgets.Get("/demo/")->status == 200);
+    auto rest = widgets.Get("/chat/conversations", {{"X-Api-Key", "sk_00000000000000000000000000000000"}});
+    REQUIRE(rest);
+    CHECK(rest->status == 404);
+    CHECK(widgets.Get("/healthz")->status == 200);
+  }
+  StopDaemon(daemon);
+}
