@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
       auto shop = service->GetShop(demo->shopId);
       if (shop.ok()) demoAppId = shop->appId;
     }
-    if (!storefrontApart) livechatd::InstallStorefront(server, *storefront, demoAppId);
+    if (!storefrontApart) livechatd::InstallStorefront(server, *storefront, demoAppId, /*sharedWithRest=*/true);
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store,
                              {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
 
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
     std::string storefrontBase;
     if (storefrontApart) {
       TuneServer(storefrontListener.server, storefrontThreads);
-      livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId);
+      livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
       livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store,
                                {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom});
       int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);

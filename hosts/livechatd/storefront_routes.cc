@@ -6,9 +6,10 @@
 namespace livechatd {
 
 void InstallStorefront(httplib::Server& server, livechat::StorefrontApi& api,
-                       const std::optional<std::string>& demoAppId) {
-  auto serve = [&api](const httplib::Request& in, httplib::Response& res) {
+                       const std::optional<std::string>& demoAppId, bool sharedWithRest) {
+  auto serve = [&api, sharedWithRest](const httplib::Request& in, httplib::Response& res) {
     CopyResponse(api.Handle(ToHttpRequest(in)), res);
+    if (sharedWithRest) res.set_header("Connection", "close");
   };
   // The raw target decides (the adapter routes on it, like REST); this
   // pattern only picks the requests to hand over.

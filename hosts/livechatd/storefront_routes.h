@@ -14,7 +14,11 @@
 namespace livechatd {
 
 // `api` must outlive the server. `demoAppId`: serve /demo/ for that store.
+// `sharedWithRest`: the listener also serves the REST API, so every
+// storefront answer closes its connection: cpp-httplib keeps a keep-alive
+// connection on a worker thread between requests, and hundreds of open
+// widgets would otherwise hold every thread (measured in bench/RESULTS.md).
 void InstallStorefront(httplib::Server& server, livechat::StorefrontApi& api,
-                       const std::optional<std::string>& demoAppId);
+                       const std::optional<std::string>& demoAppId, bool sharedWithRest);
 
 }  // namespace livechatd

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -358,6 +359,11 @@ class ChatService {
   // Appends to the session state's array `key`, keeping the newest `keep`.
   Status VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson, int keep);
   Result<VisitorUpdates> VisitorPoll(const VisitorSession& s, std::int64_t afterSeq);
+  // Called with a conversation's id after a commit a waiting widget must see
+  // (a message, typing, state, assignment), so waiters wake at once instead
+  // of polling. One observer (the storefront); null clears it. Must be cheap
+  // and thread-safe; it runs on the writer's thread.
+  void SetConversationObserver(std::function<void(const std::string& conversationId)> observer);
 
  private:
   ServiceOptions options_;
@@ -368,6 +374,9 @@ class ChatService {
   std::unique_ptr<RateLimiter> limiter_;
 
   void NotifyEventsQueued();
+  void NotifyConversationChanged(const std::string& conversationId);
+  std::mutex observerMu_;
+  std::shared_ptr<const std::function<void(const std::string&)>> observer_;
 };
 
 }  // namespace livechat

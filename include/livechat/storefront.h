@@ -28,11 +28,17 @@ struct StorefrontOptions {
   // many of the host's HTTP threads.
   int maxWaiters = 16;
   Millis maxWaitMillis = 25'000;   // the longest a poll waits (?wait= is capped here)
-  Millis pollIntervalMillis = 250; // how often a waiting poll re-reads the store
+  Millis retryAfterMillis = 1'000; // what a poll over the cap is told to wait
+  // A waiting poll wakes when ChatService reports a change to its
+  // conversation (SetConversationObserver); it also re-reads the store this
+  // often, for writes the observer cannot see (another process on the database).
+  Millis fallbackPollMillis = 2'000;
   sdk::SdkLimits sdkLimits;
 };
 
-// Thread-safe. Waiting polls return early when the object is destroyed.
+// Thread-safe. Registers itself as the service's conversation observer for
+// its lifetime (one StorefrontApi per ChatService). Waiting polls return early
+// when the object is destroyed.
 class StorefrontApi {
  public:
   StorefrontApi(ChatService& service, StorefrontOptions options);

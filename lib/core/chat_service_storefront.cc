@@ -504,4 +504,19 @@ Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::in
   });
 }
 
+void ChatService::SetConversationObserver(std::function<void(const std::string& conversationId)> observer) {
+  auto next = observer ? std::make_shared<const std::function<void(const std::string&)>>(std::move(observer)) : nullptr;
+  std::lock_guard<std::mutex> lock(observerMu_);
+  observer_ = std::move(next);
+}
+
+void ChatService::NotifyConversationChanged(const std::string& conversationId) {
+  std::shared_ptr<const std::function<void(const std::string&)>> observer;
+  {
+    std::lock_guard<std::mutex> lock(observerMu_);
+    observer = observer_;
+  }
+  if (observer) (*observer)(conversationId);
+}
+
 }  // namespace livechat

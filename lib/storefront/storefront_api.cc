@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
@@ -68,9 +69,24 @@ struct StorefrontApi::Impl {
   StorefrontOptions options;
   sdk::CommandValidator validator;
   std::atomic<int> waiting{0};
-  std::mutex mu;
-  std::condition_variable wake;
+
+  // The polls waiting on one conversation: woken only by its own changes.
+  struct Slot {
+    std::condition_variable cv;
+    std::uint64_t generation = 0;
+    int waiters = 0;
+  };
+  std::mutex mu;  // guards slots, every Slot, stopping
+  std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
   bool stopping = false;
+
+  void Notify(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = slots.find(key);
+    if (it == slots.end()) return;
+    ++it->second->generation;
+    it->second->cv.notify_all();
+  }
 
   Impl(ChatService& s, StorefrontOptions o)
       : service(s), options(std::move(o)), validator(s.clock(), options.sdkLimits) {}
@@ -214,7 +230,7 @@ struct StorefrontApi::Impl {
     args.Parse(argsJson.c_str(), argsJson.size());
     auto out = Run(*s, command, args);
     if (!out.ok()) return Fail(out.error(), origin);
-    wake.notify_all();
+    Notify(WaitKey(*s));  // the same visitor's other tabs
     return Json(200, Data(*out), origin);
   }
 
@@ -347,26 +363,50 @@ struct StorefrontApi::Impl {
         wait = 0;
       }
     }
+    const std::string key = WaitKey(*s);
+    std::shared_ptr<Slot> slot;
+    if (wait > 0) {
+      std::lock_guard<std::mutex> lock(mu);
+      auto& entry = slots[key];
+      if (!entry) entry = std::make_shared<Slot>();
+      ++entry->waiters;
+      slot = entry;
+    }
     struct Leave {
-      std::atomic<int>* w;
+      Impl* impl;
+      const std::string& key;
+      std::shared_ptr<Slot>& slot;
       ~Leave() {
-        if (w) w->fetch_sub(1);
+        if (!slot) return;
+        impl->waiting.fetch_sub(1);
+        std::lock_guard<std::mutex> lock(impl->mu);
+        if (--slot->waiters == 0) impl->slots.erase(key);
       }
-    } leave{wait > 0 ? &waiting : nullptr};
+    } leave{this, key, slot};
 
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait);
     for (;;) {
+      std::uint64_t seen = 0;
+      if (slot) {
+        std::lock_guard<std::mutex> lock(mu);
+        seen = slot->generation;  // taken before the read: a change during it is not missed
+      }
       auto u = service.VisitorPoll(*s, after);
       if (!u.ok()) return Fail(u.error(), origin);
       const bool agentTyping = !u->typing.empty();
-      if (!u->messages.empty() || agentTyping != typingShown || std::chrono::steady_clock::now() >= deadline)
+      if (!slot || !u->messages.empty() || agentTyping != typingShown || std::chrono::steady_clock::now() >= deadline)
         return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
       std::unique_lock<std::mutex> lock(mu);
-      if (stopping) return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
-      wake.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() +
-                                                   std::chrono::milliseconds(options.pollIntervalMillis)));
+      const auto until = std::min(deadline, std::chrono::steady_clock::now() +
+                                                std::chrono::milliseconds(options.fallbackPollMillis));
+      slot->cv.wait_until(lock, until, [&] { return stopping || slot->generation != seen; });
       if (stopping) return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
     }
+  }
+
+  // What a waiting poll listens to: its conversation, or its session before one exists.
+  static std::string WaitKey(const VisitorSession& s) {
+    return s.conversationId ? *s.conversationId : "session:" + s.id;
   }
 
   static std::optional<std::int64_t> ParseInt(const std::string& v) {
@@ -406,16 +446,21 @@ struct StorefrontApi::Impl {
       out += "null";
     }
     out += fmt::format(",\"cursor\":{}", cursor);
-    if (capped) out += fmt::format(",\"retryAfterMs\":{}", options.pollIntervalMillis * 4);
+    if (capped) out += fmt::format(",\"retryAfterMs\":{}", options.retryAfterMillis);
     out += "}";
     return out;
   }
 };
 
 StorefrontApi::StorefrontApi(ChatService& service, StorefrontOptions options)
-    : impl_(std::make_unique<Impl>(service, std::move(options))) {}
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {
+  service.SetConversationObserver([impl = impl_.get()](const std::string& id) { impl->Notify(id); });
+}
 
-StorefrontApi::~StorefrontApi() { WakeAll(); }
+StorefrontApi::~StorefrontApi() {
+  impl_->service.SetConversationObserver(nullptr);
+  WakeAll();
+}
 
 bool StorefrontApi::Owns(std::string_view target) {
   return target == "/storefront" || target.rfind("/storefront/", 0) == 0 || target.rfind("/storefront?", 0) == 0;
@@ -426,11 +471,9 @@ HttpResponse StorefrontApi::Handle(const HttpRequest& req) { return impl_->Handl
 int StorefrontApi::waiters() const { return impl_->waiting.load(); }
 
 void StorefrontApi::WakeAll() {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    impl_->stopping = true;
-  }
-  impl_->wake.notify_all();
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->stopping = true;
+  for (auto& [key, slot] : impl_->slots) slot->cv.notify_all();
 }
 
 }  // namespace livechat

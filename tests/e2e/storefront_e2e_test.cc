@@ -45,6 +45,7 @@ TEST_CASE("livechatd storefront: sdk.js, CORS for the configured origin, waiter 
   std::future<httplib::Result> waiting;
   {
     httplib::Client cli = MakeClient(daemon.port);
+    cli.set_keep_alive(true);  // so a "Connection: close" answer is the server's choice
     auto sdk = cli.Get("/sdk.js");
     REQUIRE(sdk);
     CHECK(sdk->status == 200);
@@ -69,6 +70,8 @@ TEST_CASE("livechatd storefront: sdk.js, CORS for the configured origin, waiter 
                          "application/json");
     REQUIRE(sent);
     REQUIRE_MESSAGE(sent->status == 200, sent->body);
+    // Shared with REST: widget connections must not sit on worker threads between requests.
+    CHECK(sent->get_header_value("Connection") == "close");
     auto rejected = cli.Post("/storefront/commands", auth, R"({"command":"typing:set","args":["yes"]})", "application/json");
     REQUIRE(rejected);
     CHECK(rejected->status == 400);
@@ -144,6 +147,7 @@ TEST_CASE("livechatd --storefront-listen: widgets on a listener of their own, RE
   {
     httplib::Client main = MakeClient(daemon.port);
     httplib::Client widgets = MakeClient(storefrontPort);
+    widgets.set_keep_alive(true);
     auto onMain = main.Post("/storefront/sessions", {{"X-App-Id", appId}}, "", "application/json");
     REQUIRE(onMain);
     CHECK(onMain->status == 404);
@@ -151,6 +155,7 @@ TEST_CASE("livechatd --storefront-listen: widgets on a listener of their own, RE
     auto started = widgets.Post("/storefront/sessions", {{"X-App-Id", appId}}, "", "application/json");
     REQUIRE(started);
     CHECK(started->status == 201);
+    CHECK(started->get_header_value("Connection") != "close");  // its own threads: keep-alive is fine
     CHECK(widgets.Get("/sdk.js")->status == 200);
     CHECK(widgets.Get("/demo/")->status == 200);
     auto rest = widgets.Get("/chat/conversations", {{"X-Api-Key", "sk_00000000000000000000000000000000"}});

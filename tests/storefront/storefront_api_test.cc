@@ -395,7 +395,7 @@ TEST_CASE("storefront: waiting polls are capped; the rest answer at once with re
   Reply capped = f.Updates(v, "?after=1000&wait=3");
   CHECK(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count() < 500);
   CHECK(capped.status() == 200);
-  CHECK(At(capped.data(), "retryAfterMs").GetInt() == 80);
+  CHECK(At(capped.data(), "retryAfterMs").GetInt() == 1000);
   f.storefront().WakeAll();  // shutdown releases the waiter at once
   waiter.join();
   CHECK(f.storefront().waiters() == 0);
