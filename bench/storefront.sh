@@ -41,7 +41,8 @@ mkdir -p "$here/results"
 # run LABEL WIDGETS APART
 run() {
   local label=$1 widgets=$2 apart=$3 args=(--db "$db" --listen 127.0.0.1:18180 --access-log off
-                                             --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --threads 64)
+                                             --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --threads 64
+                                             --storefront-sessions-per-ip 1000000000)
   local wbase=http://127.0.0.1:18180
   if [ "$apart" = yes ]; then
     args+=(--storefront-listen 127.0.0.1:18181 --storefront-threads $((widgets + 64)) --storefront-waiters $((widgets + 16)))

@@ -230,6 +230,12 @@ std::string ApplyStorefrontThreads(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyStorefrontSessionsPerIp(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, std::numeric_limits<int>::max(), &c.storefrontSessionsPerIp))
+    return "expects a whole number of sessions per minute >= 1, got \"" + v + "\"";
+  return "";
+}
+
 std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
     return "expects a number of waiting polls from 1 to 100000, got \"" + v + "\"";
@@ -286,6 +292,9 @@ const FlagSpec kFlags[] = {
      false, ApplyStorefrontListen},
     {"storefront-threads", "N", "max(64, 8 x cores)", "HTTP worker threads of --storefront-listen (one per open widget "
      "connection)", false, ApplyStorefrontThreads},
+    {"storefront-sessions-per-ip", "N", "30",
+     "new storefront visitor sessions per minute per source IP (the widget API has no credential)", false,
+     ApplyStorefrontSessionsPerIp},
     {"storefront-waiters", "N", "threads / 4",
      "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
      "threads the REST API needs",

@@ -45,6 +45,7 @@ struct DaemonConfig {
   std::string storefrontHost;
   int storefrontPort = -1;    // -1: the storefront is served on --listen
   int storefrontThreads = 0;  // 0: DefaultThreadCount()
+  int storefrontSessionsPerIp = 30;  // new visitor sessions per minute per source IP
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

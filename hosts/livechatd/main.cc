@@ -213,6 +213,7 @@ int main(int argc, char** argv) {
   serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
+  serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
 
   std::optional<livechatd::DemoStore> demo;
@@ -236,6 +237,7 @@ int main(int argc, char** argv) {
   const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
+  storefrontOptions.trustedProxies = restOptions.trustedProxies;
   const bool storefrontApart = cfg.storefrontPort >= 0;
   const int storefrontThreads = cfg.storefrontThreads > 0 ? cfg.storefrontThreads : livechatd::DefaultThreadCount();
   storefrontOptions.maxWaiters =

@@ -53,6 +53,7 @@ struct Limits {
   int webhookSubscriptionsMax = 10;
   std::size_t webhookMetadataMax = 2048;          // bytes, serialized
   int webhookAttemptsKept = 50;                   // attempt log per subscription
+  int visitorSessionsPerIp = 30;                  // new storefront sessions per window per source IP
 };
 
 struct ServiceOptions {
@@ -323,8 +324,10 @@ class ChatService {
   // ---- Storefront (the widget's API; chat_service_storefront.cc) ----
   // No credential but the store's public App ID, on any plan (spec). A
   // visitor's calls act only on its own session's contact and conversation.
-  // Unknown App ID: NOT_FOUND.
-  Result<VisitorStart> StartVisitorSession(const std::string& appId);
+  // Unknown App ID: NOT_FOUND. At most limits().visitorSessionsPerIp new
+  // sessions per rate window from one `sourceIp` (RATE_LIMITED): the widget
+  // API has no credential, and sessions are rows that stay.
+  Result<VisitorStart> StartVisitorSession(const std::string& appId, const std::string& sourceIp);
   // Missing token: UNAUTHENTICATED; unknown, ended, or another store's:
   // UNAUTHENTICATED. Touches lastSeenAt at most once a minute.
   Result<VisitorSession> AuthenticateVisitor(const std::string& appId, const std::string& token);

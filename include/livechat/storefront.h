@@ -34,6 +34,7 @@ struct StorefrontOptions {
   // often, for writes the observer cannot see (another process on the database).
   Millis fallbackPollMillis = 2'000;
   sdk::SdkLimits sdkLimits;
+  std::vector<Cidr> trustedProxies;  // peers whose X-Forwarded-For is believed (the client's address)
 };
 
 // Thread-safe. Registers itself as the service's conversation observer for

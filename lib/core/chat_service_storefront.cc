@@ -9,6 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include "core/crypto.h"
+#include "core/rate_limiter.h"
 #include "core/service_internal.h"
 #include "core/text.h"
 #include "livechat/chat_service.h"
@@ -158,8 +159,13 @@ class StorefrontTx {
   }
 };
 
-Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId) {
+Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
   if (appId.empty()) return MakeError(ErrorCode::kUnauthenticated, "the store's App ID is required (X-App-Id)");
+  auto window = limiter_->Hit("visitor-start:" + sourceIp, limits().visitorSessionsPerIp);
+  if (!window.allowed)
+    return MakeError(ErrorCode::kRateLimited,
+                     fmt::format("too many new chat sessions from this address; try again in {} s",
+                                 (window.resetInMillis + 999) / 1000));
   const Millis now = clock_->NowMillis();
   return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShopByAppId(appId));

@@ -164,7 +164,7 @@ struct StorefrontApi::Impl {
   }
 
   HttpResponse Start(const HttpRequest& req, const std::string& origin) {
-    auto started = service.StartVisitorSession(req.Header("x-app-id").value_or(""));
+    auto started = service.StartVisitorSession(req.Header("x-app-id").value_or(""), ClientIp(req, options.trustedProxies));
     if (!started.ok()) return Fail(started.error(), origin);
     return Json(201, Data(SessionJson(*started)), origin);
   }
@@ -228,14 +228,15 @@ struct StorefrontApi::Impl {
     if (!verdict.ok()) return Fail(verdict.error(), origin);
     rapidjson::Document args;
     args.Parse(argsJson.c_str(), argsJson.size());
-    auto out = Run(*s, command, args);
+    auto out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
     if (!out.ok()) return Fail(out.error(), origin);
     Notify(WaitKey(*s));  // the same visitor's other tabs
     return Json(200, Data(*out), origin);
   }
 
   // A validated command, applied. Returns the `data` JSON.
-  Result<std::string> Run(const VisitorSession& s, const std::string& command, const Value& a) {
+  // `peer`: the client's address (a new session after logout counts against it).
+  Result<std::string> Run(const VisitorSession& s, const std::string& command, const Value& a, const std::string& peer) {
     const auto n = a.Size();
     auto done = [&](Status st, std::string_view extra = "") -> Result<std::string> {
       if (!st.ok()) return st.take_error();
@@ -273,7 +274,7 @@ struct StorefrontApi::Impl {
     }
     if (command == "logout" || command == "session:reset") {
       LC_RETURN_IF_ERROR(service.EndVisitorSession(s));
-      auto fresh = service.StartVisitorSession(AppIdOf(s));
+      auto fresh = service.StartVisitorSession(AppIdOf(s), peer);
       if (!fresh.ok()) return fresh.take_error();
       return done(Status::Ok(), ",\"session\":" + SessionJson(*fresh));
     }

@@ -126,9 +126,16 @@ TEST_CASE("livechatd storefront flags: bad values exit 2") {
     CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--storefront-origin", origin}).exitCode == 2);
   }
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--storefront-waiters", "0"}).exitCode == 2);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--storefront-sessions-per-ip", "0"}).exitCode == 2);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--storefront-threads", "0"}).exitCode == 2);
+  CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--storefront-listen", "nonsense"}).exitCode == 2);
   e2e::RunResult help = e2e::Run({e2e::HostBinary("livechatd"), "--help"});
   CHECK(help.out.find("LIVECHAT_STOREFRONT_ORIGIN") != std::string::npos);
-  CHECK(help.out.find("LIVECHAT_STOREFRONT_WAITERS") != std::string::npos);
+  for (const char* env : {"LIVECHAT_STOREFRONT_WAITERS", "LIVECHAT_STOREFRONT_LISTEN", "LIVECHAT_STOREFRONT_THREADS",
+                          "LIVECHAT_STOREFRONT_SESSIONS_PER_IP"}) {
+    CAPTURE(env);
+    CHECK(help.out.find(env) != std::string::npos);
+  }
 }
 
 TEST_CASE("livechatd --storefront-listen: widgets on a listener of their own, REST elsewhere") {

@@ -403,3 +403,26 @@ TEST_CASE("storefront: waiting polls are capped; the rest answer at once with re
 
 }  // namespace
 }  // namespace livechat::testing
+
+namespace livechat::testing {
+namespace {
+
+TEST_CASE("storefront: 30 new sessions a minute per address, the 31st is 429") {
+  StorefrontFixture f;
+  auto start = [&](const std::string& ip) {
+    HttpRequest req = f.StorefrontRequest("POST", "/storefront/sessions", "", f.shop.appId, "");
+    req.peerIp = ip;
+    return f.SendStorefront(req);
+  };
+  for (int i = 0; i < 30; ++i) REQUIRE(start("198.51.100.30").status() == 201);
+  Reply refused = start("198.51.100.30");
+  CHECK(refused.status() == 429);
+  CHECK(refused.code() == "RATE_LIMITED");
+  CHECK(refused.message() == "too many new chat sessions from this address; try again in 60 s");
+  CHECK(start("198.51.100.31").status() == 201);  // another address has its own window
+  f.clock.Advance(60'000);
+  CHECK(start("198.51.100.30").status() == 201);
+}
+
+}  // namespace
+}  // namespace livechat::testing
