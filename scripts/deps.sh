@@ -13,8 +13,9 @@ LIVECHAT_PACKAGES=(
 
 # Only the test suite needs these: python3 (the install test signs a vector
 # with its hmac module), clang with its libFuzzer runtime (the GraphQL parser
-# fuzz target), and Node.js with npm (graphql-js, the reference client).
-LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev)
+# fuzz target), Node.js with npm (graphql-js, the reference client), and
+# chromium (the storefront widget in a real browser, driven by playwright-core).
+LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev chromium)
 
 livechat_install_test_deps() {
   local extra=("${LIVECHAT_TEST_PACKAGES[@]}")

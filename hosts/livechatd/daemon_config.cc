@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 #include <limits>
 #include <thread>
 
@@ -82,18 +83,20 @@ std::string ApplyRateIp(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
-// Calls `add` for each non-blank comma-separated item (trimmed); the first
-// error it returns stops the walk. A flag holds one item, its environment
-// form a list, and accepting commas in both costs nothing.
-std::string ForEachListItem(const std::string& v, const std::function<std::string(const std::string&)>& add) {
+// Calls `each` with every trimmed, non-empty item of a comma-separated list
+// and stops at its first error. The environment form of a repeatable flag is
+// such a list; a flag holds one item but accepting commas there too costs nothing.
+std::string ForEachListItem(const std::string& v, const std::function<std::string(const std::string&)>& each) {
   std::size_t start = 0;
   while (start <= v.size()) {
     std::size_t comma = v.find(',', start);
     std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty())
-      if (std::string err = add(item); !err.empty()) return err;
+    if (!item.empty()) {
+      std::string error = each(item);
+      if (!error.empty()) return error;
+    }
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -101,7 +104,7 @@ std::string ForEachListItem(const std::string& v, const std::function<std::strin
 }
 
 std::string ApplyTrustedProxy(DaemonConfig& c, const std::string& v) {
-  return ForEachListItem(v, [&](const std::string& item) -> std::string {
+  return ForEachListItem(v, [&c](const std::string& item) -> std::string {
     if (!livechat::Cidr::Parse(item)) return "expects an address or CIDR (10.0.0.0/8, ::1/128), got \"" + item + "\"";
     c.trustedProxies.push_back(item);
     return "";
@@ -225,6 +228,43 @@ std::string ApplyAdminListen(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyStorefrontOrigin(DaemonConfig& c, const std::string& v) {
+  return ForEachListItem(v, [&c](const std::string& item) -> std::string {
+    // An Origin header is scheme://host[:port], never a path or a slash.
+    const bool scheme = item.rfind("https://", 0) == 0 || item.rfind("http://", 0) == 0;
+    const std::size_t hostAt = scheme ? item.find("://") + 3 : 0;
+    if (!scheme || hostAt >= item.size() || item.find('/', hostAt) != std::string::npos)
+      return "expects an origin like https://shop.example (scheme and host, no path), got \"" + item + "\"";
+    c.storefrontOrigins.push_back(item);
+    return "";
+  });
+}
+
+std::string ApplyStorefrontListen(DaemonConfig& c, const std::string& v) {
+  auto hp = ParseHostPort(v);
+  if (!hp) return "expects HOST:PORT (e.g. 0.0.0.0:8082), got \"" + v + "\"";
+  c.storefrontHost = hp->host;
+  c.storefrontPort = hp->port;
+  return "";
+}
+
+std::string ApplyStorefrontThreads(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 20'000, &c.storefrontThreads)) return "expects a thread count from 1 to 20000, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyStorefrontSessionsPerIp(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, std::numeric_limits<int>::max(), &c.storefrontSessionsPerIp))
+    return "expects a whole number of sessions per minute >= 1, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
+    return "expects a number of waiting polls from 1 to 100000, got \"" + v + "\"";
+  return "";
+}
+
 const FlagSpec kFlags[] = {
     {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
@@ -274,6 +314,22 @@ const FlagSpec kFlags[] = {
      "the admin listener: GET /metrics (Prometheus), /healthz, /readyz; keep it off public interfaces; "
      "port 0 picks a free port",
      false, ApplyAdminListen},
+    {"storefront-origin", "ORIGIN", "any",
+     "shop page origin allowed to call /storefront/ from a browser (CORS); repeatable (variable: comma-separated)",
+     true, ApplyStorefrontOrigin},
+    {"storefront-listen", "HOST:PORT", "none",
+     "serve /storefront/, /sdk.js and /demo/ on this listener only, with its own threads, so widgets' connections "
+     "never hold the REST listener's threads",
+     false, ApplyStorefrontListen},
+    {"storefront-threads", "N", "max(64, 8 x cores)", "HTTP worker threads of --storefront-listen (one per open widget "
+     "connection)", false, ApplyStorefrontThreads},
+    {"storefront-sessions-per-ip", "N", "30",
+     "new storefront visitor sessions per minute per source IP (the widget API has no credential)", false,
+     ApplyStorefrontSessionsPerIp},
+    {"storefront-waiters", "N", "threads / 4",
+     "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
+     "threads the REST API needs",
+     false, ApplyStorefrontWaiters},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {

@@ -43,6 +43,16 @@ struct DaemonConfig {
   // metrics never share the public port.
   std::string adminHost = "127.0.0.1";
   int adminPort = 9464;  // -1: none (no /metrics at all)
+  // Storefront widget API (/storefront/, /sdk.js): shop origins allowed by
+  // CORS (empty: any origin) and how many long-polls may wait at once.
+  std::vector<std::string> storefrontOrigins;
+  int storefrontWaiters = 0;  // 0: a quarter of the threads of the listener serving the storefront
+  // A listener of its own for the storefront (widgets' connections then never
+  // hold the REST listener's threads), with its own thread pool.
+  std::string storefrontHost;
+  int storefrontPort = -1;    // -1: the storefront is served on --listen
+  int storefrontThreads = 0;  // 0: DefaultThreadCount()
+  int storefrontSessionsPerIp = 30;  // new visitor sessions per minute per source IP
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

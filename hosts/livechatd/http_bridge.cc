@@ -50,21 +50,6 @@ void SetJson(httplib::Response& res, int status, const std::string& body) {
   res.set_content(body, "application/json");
 }
 
-void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
-  to.status = from.status;
-  bool hasContentType = false;
-  for (auto& [name, value] : from.headers) {
-    std::string lower = Lowercase(name);
-    // cpp-httplib writes the framing headers itself; a second copy would
-    // corrupt the response.
-    if (lower == "content-length" || lower == "transfer-encoding" || lower == "connection") continue;
-    if (lower == "content-type") hasContentType = true;
-    to.set_header(name, value);
-  }
-  if (!from.body.empty() && !hasContentType) to.set_header("Content-Type", "application/json");
-  to.body = std::move(from.body);
-}
-
 class AccessLog {
  public:
   void Write(const httplib::Request& req, const httplib::Response& res, double ms) {
@@ -90,6 +75,21 @@ class AccessLog {
 };
 
 }  // namespace
+
+void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
+  to.status = from.status;
+  bool hasContentType = false;
+  for (auto& [name, value] : from.headers) {
+    std::string lower = Lowercase(name);
+    // cpp-httplib writes the framing headers itself; a second copy would
+    // corrupt the response.
+    if (lower == "content-length" || lower == "transfer-encoding" || lower == "connection") continue;
+    if (lower == "content-type") hasContentType = true;
+    to.set_header(name, value);
+  }
+  if (!from.body.empty() && !hasContentType) to.set_header("Content-Type", "application/json");
+  to.body = std::move(from.body);
+}
 
 void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
   // Every response carries the request id; the logger (which cpp-httplib

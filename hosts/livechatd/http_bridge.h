@@ -38,5 +38,7 @@ void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options);
 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);
+// An adapter's response copied onto cpp-httplib's (framing headers dropped).
+void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to);
 
 }  // namespace livechatd

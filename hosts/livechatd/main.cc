@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,10 +23,13 @@
 #include "https_webhook_transport.h"
 #include "livechat/chat_service.h"
 #include "livechat/clock.h"
+#include "livechat/mcp.h"
 #include "livechat/metrics.h"
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
+#include "livechat/storefront.h"
 #include "livechat/webhooks.h"
+#include "storefront_routes.h"
 
 #ifndef LIVECHAT_VERSION
 #define LIVECHAT_VERSION "unknown"
@@ -50,7 +54,8 @@ std::string ClientHost(const std::string& host) {
   return host;
 }
 
-void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int port) {
+// `pageBase`: where /demo/ is served (the storefront's listener).
+void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int port, const std::string& pageBase) {
   std::string base = "http://" + FormatHostPort(ClientHost(host), port);
   std::printf("demo store %s: \"%s\" (id %s)\n", demo.created ? "created" : "found", demo.shopName.c_str(),
               demo.shopId.c_str());
@@ -60,6 +65,7 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
   std::printf("demo App ID: %s\n", demo.appId.c_str());
   std::printf("mcp: POST %s/mcp with X-App-Id: %s and Authorization: Bearer %s\n", base.c_str(), demo.appId.c_str(),
               demo.apiKey.c_str());
+  std::printf("demo shop page with the chat widget: %s/demo/\n", pageBase.empty() ? base.c_str() : pageBase.c_str());
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
@@ -67,7 +73,10 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
 // ended because it is a no-op when it races the loop's start.
 class ShutdownWatcher {
  public:
-  explicit ShutdownWatcher(httplib::Server& server) : server_(server) {
+  // `onSignal` runs once when a signal arrives, before the server is stopped
+  // (it releases long-polls, which would otherwise hold the stop up).
+  explicit ShutdownWatcher(httplib::Server& server, std::function<void()> onSignal = {})
+      : server_(server), onSignal_(std::move(onSignal)) {
     thread_ = std::thread([this] { Run(); });
   }
   ~ShutdownWatcher() {
@@ -91,6 +100,7 @@ class ShutdownWatcher {
       if (sig > 0) {
         signal_ = sig;
         std::fprintf(stderr, "livechatd: %s received, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        if (onSignal_) onSignal_();
         break;
       }
     }
@@ -101,9 +111,43 @@ class ShutdownWatcher {
   }
 
   httplib::Server& server_;
+  std::function<void()> onSignal_;
   std::thread thread_;
   std::atomic<bool> done_{false};
   std::atomic<int> signal_{0};
+};
+
+// Debian's cpp-httplib leaves Nagle on and closes a connection after 5
+// requests: both cost orders of magnitude on keep-alive clients.
+void TuneServer(httplib::Server& s, int threads) {
+  s.set_tcp_nodelay(true);
+  s.set_keep_alive_max_count(1000);
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+}
+
+// Binds host:port (0: any free port); the bound port, or -1.
+int Bind(httplib::Server& s, const std::string& host, int port) {
+  if (port == 0) return s.bind_to_any_port(host);
+  return s.bind_to_port(host, port) ? port : -1;
+}
+
+// A second listener running on its own thread until destroyed.
+class SecondListener {
+ public:
+  SecondListener() = default;
+  SecondListener(const SecondListener&) = delete;
+  SecondListener& operator=(const SecondListener&) = delete;
+  ~SecondListener() {
+    if (thread_.joinable()) {
+      server.stop();
+      thread_.join();
+    }
+  }
+  void Run() { thread_ = std::thread([this] { server.listen_after_bind(); }); }
+  httplib::Server server;
+
+ private:
+  std::thread thread_;
 };
 
 int Fail(const std::string& message, int code) {
@@ -180,6 +224,7 @@ int main(int argc, char** argv) {
   serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
+  serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
   serviceOptions.metrics = &metrics;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
 
@@ -207,16 +252,27 @@ int main(int argc, char** argv) {
   mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
   mcpOptions.serverVersion = LIVECHAT_VERSION;
   auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
+  const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
+  livechat::StorefrontOptions storefrontOptions;
+  storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
+  storefrontOptions.trustedProxies = restOptions.trustedProxies;
+  const bool storefrontApart = cfg.storefrontPort >= 0;
+  const int storefrontThreads = cfg.storefrontThreads > 0 ? cfg.storefrontThreads : livechatd::DefaultThreadCount();
+  storefrontOptions.maxWaiters =
+      cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, (storefrontApart ? storefrontThreads : httpThreads) / 4);
+  auto storefront = std::make_unique<livechat::StorefrontApi>(*service, storefrontOptions);
 
   int port = 0;
   {
     httplib::Server server;
-    // Debian's cpp-httplib leaves Nagle on and closes a connection after 5
-    // requests: both cost orders of magnitude on keep-alive clients.
-    server.set_tcp_nodelay(true);
-    server.set_keep_alive_max_count(1000);
-    const int threads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
-    server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    const int threads = httpThreads;
+    TuneServer(server, threads);
+    std::optional<std::string> demoAppId;
+    if (demo) {
+      auto shop = service->GetShop(demo->shopId);
+      if (shop.ok()) demoAppId = shop->appId;
+    }
+    if (!storefrontApart) livechatd::InstallStorefront(server, *storefront, demoAppId, /*sharedWithRest=*/true);
     livechatd::Observability obs;
     obs.metrics = &metrics;
     obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
@@ -227,66 +283,60 @@ int main(int argc, char** argv) {
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
 
     // --graphql-listen: a second listener with the GraphQL endpoint only.
-    httplib::Server graphqlServer;
-    std::thread graphqlThread;
+    SecondListener graphqlListener;
     if (cfg.graphqlPort >= 0) {
-      graphqlServer.set_tcp_nodelay(true);
-      graphqlServer.set_keep_alive_max_count(1000);
-      graphqlServer.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-      livechatd::InstallBridge(graphqlServer, nullptr, graphql.get(), *store,
+      TuneServer(graphqlListener.server, threads);
+      livechatd::InstallBridge(graphqlListener.server, nullptr, graphql.get(), *store,
                                {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
-      int gport = cfg.graphqlPort == 0 ? graphqlServer.bind_to_any_port(cfg.graphqlHost)
-                                       : (graphqlServer.bind_to_port(cfg.graphqlHost, cfg.graphqlPort) ? cfg.graphqlPort : -1);
+      int gport = Bind(graphqlListener.server, cfg.graphqlHost, cfg.graphqlPort);
       if (gport < 0) return Fail("cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql)", 1);
       std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
-      graphqlThread = std::thread([&graphqlServer] { graphqlServer.listen_after_bind(); });
+      graphqlListener.Run();
     }
-    struct StopSecond {
-      httplib::Server& s;
-      std::thread& t;
-      ~StopSecond() {
-        if (t.joinable()) {
-          s.stop();
-          t.join();
-        }
-      }
-    } stopSecond{graphqlServer, graphqlThread};
+    // --storefront-listen: the widgets' listener, with threads of its own.
+    SecondListener storefrontListener;
+    std::string storefrontBase;
+    if (storefrontApart) {
+      TuneServer(storefrontListener.server, storefrontThreads);
+      livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
+      livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store,
+                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
+      int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);
+      if (sport < 0)
+        return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) + " (storefront)", 1);
+      std::printf("storefront listening on %s\n", FormatHostPort(cfg.storefrontHost, sport).c_str());
+      storefrontBase = "http://" + FormatHostPort(ClientHost(cfg.storefrontHost), sport);
+      storefrontListener.Run();
+    }
 
     // --admin-listen: metrics and probes, never the API.
-    httplib::Server adminServer;
-    std::thread adminThread;
+    SecondListener adminListener;
     std::string adminLine;  // printed after "listening on" (scripts read the API port from that line)
     if (cfg.adminPort >= 0) {
-      adminServer.new_task_queue = [] { return new httplib::ThreadPool(2); };
-      livechatd::InstallRequestHooks(adminServer, {cfg.accessLog, 0, obs});
-      livechatd::InstallAdmin(adminServer, *store, obs);
-      int aport = cfg.adminPort == 0 ? adminServer.bind_to_any_port(cfg.adminHost)
-                                     : (adminServer.bind_to_port(cfg.adminHost, cfg.adminPort) ? cfg.adminPort : -1);
+      adminListener.server.new_task_queue = [] { return new httplib::ThreadPool(2); };
+      livechatd::InstallRequestHooks(adminListener.server, {cfg.accessLog, 0, obs});
+      livechatd::InstallAdmin(adminListener.server, *store, obs);
+      int aport = Bind(adminListener.server, cfg.adminHost, cfg.adminPort);
       if (aport < 0)
         return Fail("cannot listen on " + FormatHostPort(cfg.adminHost, cfg.adminPort) +
                         " (--admin-listen; in use? pass another port, or none)",
                     1);
       adminLine = "admin listener on " + FormatHostPort(cfg.adminHost, aport) + " (/metrics, /healthz, /readyz)\n";
-      adminThread = std::thread([&adminServer] { adminServer.listen_after_bind(); });
-    }
-    StopSecond stopAdmin{adminServer, adminThread};
-
-    if (cfg.port == 0) {
-      port = server.bind_to_any_port(cfg.host);
-      if (port < 0) return Fail("cannot listen on " + FormatHostPort(cfg.host, 0), 1);
-    } else {
-      if (!server.bind_to_port(cfg.host, cfg.port))
-        return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + " (in use, or not a local address?)",
-                    1);
-      port = cfg.port;
+      adminListener.Run();
     }
 
-    if (demo) PrintDemo(*demo, cfg.host, port);
+    port = Bind(server, cfg.host, cfg.port);
+    if (port < 0)
+      return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) +
+                      (cfg.port == 0 ? "" : " (in use, or not a local address?)"),
+                  1);
+
+    if (demo) PrintDemo(*demo, cfg.host, port, storefrontBase);
     std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
     std::fputs(adminLine.c_str(), stdout);
     std::fflush(stdout);
 
-    ShutdownWatcher watcher(server);
+    ShutdownWatcher watcher(server, [&storefront] { storefront->WakeAll(); });
     // Deliveries queued before this start (or before a crash) go out now.
     dispatcher->Start();
     bool clean = server.listen_after_bind();
@@ -299,6 +349,7 @@ int main(int argc, char** argv) {
   rest.reset();
   mcp.reset();
   graphql.reset();
+  storefront.reset();
   service.reset();
   dispatcher.reset();
   transport.reset();

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,7 @@ struct Limits {
   int webhookSubscriptionsMax = 10;
   std::size_t webhookMetadataMax = 2048;          // bytes, serialized
   int webhookAttemptsKept = 50;                   // attempt log per subscription
+  int visitorSessionsPerIp = 30;                  // new storefront sessions per window per source IP
 };
 
 struct ServiceOptions {
@@ -159,6 +161,7 @@ struct InboundMessageInput {
   std::string text;
   std::optional<std::string> conversationId;    // continue this one; else start a new one
   bool legacy = false;                          // create as an unmigrated older-datastore record
+  std::optional<std::string> customerId;        // this contact (storefront sessions); else by email, else new
 };
 struct SeedInput {
   int conversations = 0;
@@ -214,6 +217,24 @@ struct LoginResult {
   std::string token;  // cookie value, returned once
   AdminSession session;
   Member member;
+};
+
+// ---- Storefront visitor inputs and outputs (chat_service_storefront.cc) ----
+struct VisitorStart {
+  VisitorSession session;
+  std::string token;  // the bearer secret for the browser, returned once; only its hash is stored
+};
+// identify / user:* setters. Unset fields are left as they are.
+struct VisitorIdentity {
+  std::optional<std::string> id;  // the shop's own customer id (Customer::shopifyId)
+  std::optional<std::string> email, name, firstName, lastName, phone;
+};
+// What the widget has not seen yet: replies after a message seq, the agents'
+// typing indicators, and the conversation itself (status, assignment).
+struct VisitorUpdates {
+  std::vector<Message> messages;     // seq > afterSeq, notes excluded, send order
+  std::vector<TypingState> typing;   // agents' rows with active true
+  std::optional<Conversation> conversation;
 };
 
 class ChatService {
@@ -389,6 +410,52 @@ class ChatService {
   // The AI playground's test conversations (channel "playground"), newest
   // activity first. `limit` >= 1 with no maximum (spec: list_conversations).
   Result<std::vector<Conversation>> ListPlaygroundConversations(const Principal& p, std::int64_t limit);
+  // ---- Storefront (the widget's API; chat_service_storefront.cc) ----
+  // No credential but the store's public App ID, on any plan (spec). A
+  // visitor's calls act only on its own session's contact and conversation.
+  // Unknown App ID: NOT_FOUND. At most limits().visitorSessionsPerIp new
+  // sessions per rate window from one `sourceIp` (RATE_LIMITED): the widget
+  // API has no credential, and sessions are rows that stay.
+  Result<VisitorStart> StartVisitorSession(const std::string& appId, const std::string& sourceIp);
+  // Missing token: UNAUTHENTICATED; unknown, ended, or another store's:
+  // UNAUTHENTICATED. Touches lastSeenAt at most once a minute.
+  Result<VisitorSession> AuthenticateVisitor(const std::string& appId, const std::string& token);
+  // logout / session:reset: the token stops working; the contact and the
+  // conversation stay (they are the store's records).
+  Status EndVisitorSession(const VisitorSession& s);
+  // The first message creates the contact (unless identify did) and the
+  // conversation, with customer.created, conversation.created and
+  // message.created; page views and conversation attributes set before it
+  // are written to the new conversation in the same transaction.
+  Result<Message> VisitorSendMessage(const VisitorSession& s, const std::string& text);
+  // Stored as the typing row of member id "customer"; no conversation yet: nothing to show, OK.
+  Status VisitorSetTyping(const VisitorSession& s, bool active);
+  // Creates the contact when the session has none (an existing contact with
+  // that email is adopted), else updates it; an `id` makes it type customer,
+  // an email makes an anonymous contact a guest.
+  Result<Customer> VisitorIdentify(const VisitorSession& s, const VisitorIdentity& who);
+  // Merged into customAttributes (values are strings); creates the contact if needed.
+  Result<Customer> VisitorSetCustomerAttributes(const VisitorSession& s, const std::map<std::string, std::string>& attrs);
+  // Upserted by name; kept on the session until the conversation exists.
+  Status VisitorSetConversationAttributes(const VisitorSession& s, const std::map<std::string, std::string>& attrs);
+  // url: http(s), at most 2,048 characters; title at most 255. Kept on the
+  // session (the newest limits().browsedPagesKept) until the conversation exists.
+  Status VisitorRecordPageView(const VisitorSession& s, const BrowsedPage& page);
+  // Hands the conversation to a human: isChatBot false, unread for agents, an
+  // activity line (system, no event). No conversation yet: CONFLICT.
+  Result<Conversation> VisitorEscalate(const VisitorSession& s, const std::optional<std::string>& reason);
+  // Widget state with no record of its own (pre-chat, commerce context,
+  // locale, context, shop data, tracked events): `valueJson` replaces the
+  // session state's `key`; JSON null removes it.
+  Status VisitorSetState(const VisitorSession& s, const std::string& key, const std::string& valueJson);
+  // Appends to the session state's array `key`, keeping the newest `keep`.
+  Status VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson, int keep);
+  Result<VisitorUpdates> VisitorPoll(const VisitorSession& s, std::int64_t afterSeq);
+  // Called with a conversation's id after a commit a waiting widget must see
+  // (a message, typing, state, assignment), so waiters wake at once instead
+  // of polling. One observer (the storefront); null clears it. Must be cheap
+  // and thread-safe; it runs on the writer's thread.
+  void SetConversationObserver(std::function<void(const std::string& conversationId)> observer);
 
  private:
   ServiceOptions options_;
@@ -401,6 +468,9 @@ class ChatService {
   Counter* refusedByKey_ = nullptr;
 
   void NotifyEventsQueued();
+  void NotifyConversationChanged(const std::string& conversationId);
+  std::mutex observerMu_;
+  std::shared_ptr<const std::function<void(const std::string&)>> observer_;
 };
 
 }  // namespace livechat

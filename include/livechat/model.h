@@ -274,4 +274,23 @@ struct DeliveryAttempt {
   std::string outcome;             // succeeded | retrying | failed | dropped | disabled
 };
 
+// A storefront visitor's session (the widget behind /sdk.js). The token is a
+// bearer secret kept in the browser; only its SHA-256 is stored. The contact
+// and the conversation are created lazily (identify, first message), so a
+// page view alone creates neither.
+struct VisitorSession {
+  std::string id;                             // sessionId (Conversation::sessionId)
+  std::string shopId;
+  std::string tokenHash;                      // hex SHA-256 of the token; never serialized
+  std::optional<std::string> customerId;
+  std::optional<std::string> conversationId;  // Conversation::id
+  // What the widget set that has no column of its own: identity given before
+  // a contact exists, pre-chat state, commerce context, locale, tracked
+  // events, and page views / conversation attributes waiting for the
+  // conversation. A JSON object, owned by lib/core/chat_service_storefront.cc.
+  std::string stateJson = "{}";
+  Millis createdAt = 0, lastSeenAt = 0;
+  std::optional<Millis> endedAt;              // logout / session:reset: the token no longer works
+};
+
 }  // namespace livechat

@@ -190,6 +190,13 @@ class StoreReader {
   // A per-store JSON document by name (AI settings, size chart, loyalty
   // program, settings areas). Empty when never written.
   virtual Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) = 0;
+  // ---- Storefront visitor sessions ----
+  // Across shops: the token names its session. Ended sessions are found too.
+  // A Store without storefront support keeps this default (kInternal).
+  virtual Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) {
+    (void)tokenHash;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
 };
 
 class StoreWriter : public StoreReader {
@@ -269,6 +276,16 @@ class StoreWriter : public StoreReader {
   // Also removes its keys and its children (items whose parentId is its id).
   virtual Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) = 0;
   virtual Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) = 0;
+  // ---- Storefront visitor sessions (defaults: kInternal, as above) ----
+  virtual Status InsertVisitorSession(const VisitorSession& s) {
+    (void)s;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
+  // Writes every field but id, shopId and tokenHash.
+  virtual Result<bool> UpdateVisitorSession(const VisitorSession& s) {
+    (void)s;
+    return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
 };
 
 // Thread-safe.

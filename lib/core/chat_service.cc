@@ -262,7 +262,10 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
     LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) {
+    NotifyEventsQueued();
+    NotifyConversationChanged(out->id);
+  }
   return out;
 }
 
@@ -284,7 +287,10 @@ Result<Conversation> ChatService::Assign(const Principal& p, const std::string& 
     LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) {
+    NotifyEventsQueued();
+    NotifyConversationChanged(out->id);
+  }
   return out;
 }
 
@@ -309,13 +315,15 @@ Result<TypingState> ChatService::SetTyping(const Principal& p, const std::string
   if (!who && p.memberId) who = p.memberId;  // an inbox session types as itself
   if (!active) return Invalid("active is required: true while typing, false when typing stops");
   const Millis now = clock_->NowMillis();
-  return WriteValue<TypingState>(store(), [&](StoreWriter& w) -> Result<TypingState> {
+  auto out = WriteValue<TypingState>(store(), [&](StoreWriter& w) -> Result<TypingState> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto m, LoadActiveMember(w, p.shopId, who, "memberId"));
     TypingState t{c.id, m.id, *active, now};
     LC_RETURN_IF_ERROR(w.PutTyping(p.shopId, t));
     return t;
   });
+  if (out.ok()) NotifyConversationChanged(out->conversationId);
+  return out;
 }
 
 // ---------------------------------------------------------------- customers and members

@@ -179,6 +179,7 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
   }));
 
   NotifyEventsQueued();
+  NotifyConversationChanged(sent.conversation.id);
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
   if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store" &&
@@ -188,6 +189,136 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
   }
   return std::move(sent.message);
 }
+
+namespace internal {
+
+std::string CustomerCreatedData(const Customer& c) {
+  return JsonObject()
+      .Str("customerId", c.id)
+      .OptStr("email", c.email)
+      .OptStr("firstName", c.firstName)
+      .OptStr("lastName", c.lastName)
+      .OptStr("phone", c.phone)
+      .StrArray("tags", c.tags)
+      .Int("ordersCount", c.ordersCount.value_or(0))
+      .Double("totalSpent", c.totalSpent.value_or(0))
+      .Done();
+}
+
+Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::string& shopId,
+                                    const InboundMessageInput& in, Millis now) {
+  LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(shopId));
+  if (!shop) return NotFound("store");
+  std::vector<Event> events;
+
+  // The contact: the same email within a store is the same contact.
+  std::optional<Customer> customer;
+  if (in.customerId) {
+    LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(shopId, *in.customerId));
+    if (!customer) return NotFound("customer");
+  } else if (in.customerEmail && !in.customerEmail->empty()) {
+    LC_ASSIGN_OR_RETURN(customer, w.FindCustomerByEmail(shopId, *in.customerEmail));
+  }
+  std::optional<Conversation> conv;
+  if (in.conversationId) {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, shopId, *in.conversationId));
+    conv = std::move(c);
+    if (!customer && conv->customerUuid) {
+      LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(shopId, *conv->customerUuid));
+    }
+  }
+  bool newCustomer = false;
+  if (!customer) {
+    Customer c;
+    c.id = random.Uuid();
+    c.shopId = shopId;
+    c.name = in.customerName;
+    if (in.customerName) {
+      auto space = in.customerName->find(' ');
+      c.firstName = in.customerName->substr(0, space);
+      if (space != std::string::npos) c.lastName = in.customerName->substr(space + 1);
+    }
+    c.email = in.customerEmail;
+    c.phone = in.customerPhone;
+    c.type = (in.customerEmail && !in.customerEmail->empty()) ? "guest" : "anonymous";
+    c.createdAt = now;
+    customer = std::move(c);
+    newCustomer = true;
+  }
+  AddUnique(customer->channels, in.channel);
+  if (in.channelRecipient) customer->channelRecipient = in.channelRecipient;
+  if (in.customerPhone && !customer->phone) customer->phone = in.customerPhone;
+  if (in.customerName && !customer->name) customer->name = in.customerName;
+  customer->lastChatAt = now;
+  customer->updatedAt = now;
+  if (newCustomer) {
+    LC_RETURN_IF_ERROR(w.InsertCustomer(*customer));
+    events.push_back(Event{random.Uuid(), shopId, "customer.created", std::nullopt, now, CustomerCreatedData(*customer)});
+  } else {
+    LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
+  }
+
+  bool newConversation = !conv;
+  if (newConversation) {
+    Conversation c;
+    c.id = random.Uuid();
+    c.shopId = shopId;
+    c.inNewDatastore = !in.legacy;
+    if (in.legacy) c.firestoreId = random.Hex(10);  // 20 characters, as the older datastore's ids
+    c.sessionId = in.sessionId;
+    c.customerUuid = customer->id;
+    c.customerName = customer->name;
+    c.customerEmail = customer->email;
+    c.customerType = customer->type;
+    c.channel = in.channel;
+    c.channels = {in.channel};
+    c.createdAt = now;
+    c.messageCount = 0;
+    conv = std::move(c);
+  }
+  Conversation& c = *conv;
+  AddUnique(c.channels, in.channel);
+
+  Message m;
+  m.id = random.Uuid();
+  m.conversationId = c.id;
+  m.shopId = shopId;
+  m.text = in.text;
+  m.senderType = "customer";
+  m.senderName = customer->name.value_or("Customer");
+  m.createdAt = now;
+  m.isFirst = c.messageCount.value_or(0) == 0;
+
+  c.hasFirstMsg = true;
+  c.status = newConversation ? "open" : c.status;
+  c.isRead = false;
+  c.isCustomerRead = true;
+  c.messageCount = c.messageCount.value_or(0) + 1;
+  c.lastMessage = LastMessage{m.text, m.senderType, now};
+  c.lastActive = now;
+  c.lastCustomerMessageAt = now;
+  c.updatedAt = now;
+  if (newConversation) {
+    LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    events.push_back(Event{random.Uuid(), shopId, "conversation.created", c.id, now,
+                           JsonObject()
+                               .Str("type", c.customerType)
+                               .Str("customerId", customer->id)
+                               .Str("channel", c.channel)
+                               .Bool("isChatBot", c.isChatBot)
+                               .Bool("isFirstMessage", true)
+                               .Done()});
+  } else {
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+  }
+  LC_RETURN_IF_ERROR(w.InsertMessage(m));
+  events.push_back(Event{random.Uuid(), shopId, "message.created", c.id, now, MessageEventData(m)});
+  LC_RETURN_IF_ERROR(EmitEvents(w, random, events));
+  return InboundRecord{std::move(c), std::move(m), std::move(*customer), newConversation};
+}
+
+}  // namespace internal
 
 Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
@@ -199,122 +330,8 @@ Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const Inbou
   const Millis now = clock_->NowMillis();
 
   auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
-    LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
-    if (!shop) return NotFound("store");
-    std::vector<Event> events;
-
-    // The contact: the same email within a store is the same contact.
-    std::optional<Customer> customer;
-    if (in.customerEmail && !in.customerEmail->empty()) {
-      LC_ASSIGN_OR_RETURN(customer, w.FindCustomerByEmail(p.shopId, *in.customerEmail));
-    }
-    std::optional<Conversation> conv;
-    if (in.conversationId) {
-      LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, *in.conversationId));
-      conv = std::move(c);
-      if (!customer && conv->customerUuid) {
-        LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *conv->customerUuid));
-      }
-    }
-    bool newCustomer = false;
-    if (!customer) {
-      Customer c;
-      c.id = random_->Uuid();
-      c.shopId = p.shopId;
-      c.name = in.customerName;
-      if (in.customerName) {
-        auto space = in.customerName->find(' ');
-        c.firstName = in.customerName->substr(0, space);
-        if (space != std::string::npos) c.lastName = in.customerName->substr(space + 1);
-      }
-      c.email = in.customerEmail;
-      c.phone = in.customerPhone;
-      c.type = (in.customerEmail && !in.customerEmail->empty()) ? "guest" : "anonymous";
-      c.createdAt = now;
-      customer = std::move(c);
-      newCustomer = true;
-    }
-    AddUnique(customer->channels, in.channel);
-    if (in.channelRecipient) customer->channelRecipient = in.channelRecipient;
-    if (in.customerPhone && !customer->phone) customer->phone = in.customerPhone;
-    if (in.customerName && !customer->name) customer->name = in.customerName;
-    customer->lastChatAt = now;
-    customer->updatedAt = now;
-    if (newCustomer) {
-      LC_RETURN_IF_ERROR(w.InsertCustomer(*customer));
-      events.push_back(Event{random_->Uuid(), p.shopId, "customer.created", std::nullopt, now,
-                             JsonObject()
-                                 .Str("customerId", customer->id)
-                                 .OptStr("email", customer->email)
-                                 .OptStr("firstName", customer->firstName)
-                                 .OptStr("lastName", customer->lastName)
-                                 .OptStr("phone", customer->phone)
-                                 .StrArray("tags", customer->tags)
-                                 .Int("ordersCount", customer->ordersCount.value_or(0))
-                                 .Double("totalSpent", customer->totalSpent.value_or(0))
-                                 .Done()});
-    } else {
-      LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
-    }
-
-    bool newConversation = !conv;
-    if (newConversation) {
-      Conversation c;
-      c.id = random_->Uuid();
-      c.shopId = p.shopId;
-      c.inNewDatastore = !in.legacy;
-      if (in.legacy) c.firestoreId = random_->Hex(10);  // 20 characters, as the older datastore's ids
-      c.sessionId = in.sessionId;
-      c.customerUuid = customer->id;
-      c.customerName = customer->name;
-      c.customerEmail = customer->email;
-      c.customerType = customer->type;
-      c.channel = in.channel;
-      c.channels = {in.channel};
-      c.createdAt = now;
-      c.messageCount = 0;
-      conv = std::move(c);
-    }
-    Conversation& c = *conv;
-    AddUnique(c.channels, in.channel);
-
-    Message m;
-    m.id = random_->Uuid();
-    m.conversationId = c.id;
-    m.shopId = p.shopId;
-    m.text = in.text;
-    m.senderType = "customer";
-    m.senderName = customer->name.value_or("Customer");
-    m.createdAt = now;
-    m.isFirst = c.messageCount.value_or(0) == 0;
-
-    c.hasFirstMsg = true;
-    c.status = newConversation ? "open" : c.status;
-    c.isRead = false;
-    c.isCustomerRead = true;
-    c.messageCount = c.messageCount.value_or(0) + 1;
-    c.lastMessage = LastMessage{m.text, m.senderType, now};
-    c.lastActive = now;
-    c.lastCustomerMessageAt = now;
-    c.updatedAt = now;
-    if (newConversation) {
-      LC_RETURN_IF_ERROR(w.InsertConversation(c));
-      events.push_back(Event{random_->Uuid(), p.shopId, "conversation.created", c.id, now,
-                             JsonObject()
-                                 .Str("type", c.customerType)
-                                 .Str("customerId", customer->id)
-                                 .Str("channel", c.channel)
-                                 .Bool("isChatBot", c.isChatBot)
-                                 .Bool("isFirstMessage", true)
-                                 .Done()});
-    } else {
-      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
-      if (!ok) return NotFound("conversation");
-    }
-    LC_RETURN_IF_ERROR(w.InsertMessage(m));
-    events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
-    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
-    return c;
+    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, *random_, p.shopId, in, now));
+    return std::move(rec.conversation);
   });
   if (out.ok()) NotifyEventsQueued();
   return out;

@@ -63,6 +63,20 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
                                 std::string_view field);
 
 std::string MessageEventData(const Message& m);
+// The customer.created event's data.
+std::string CustomerCreatedData(const Customer& c);
+
+// An inbound customer message written inside an open transaction: the contact
+// and the conversation are created as needed, with their events
+// (chat_service_messages.cc). ReceiveInbound and the storefront share it.
+struct InboundRecord {
+  Conversation conversation;
+  Message message;
+  Customer customer;
+  bool newConversation = false;
+};
+Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::string& shopId,
+                                    const InboundMessageInput& in, Millis now);
 
 // Appends the events to the outbox and, in the same transaction, one delivery
 // row per matching active webhook subscription (chat_service_webhooks.cc).

@@ -48,4 +48,19 @@ verify 1 1700000000 "$sig" whsec_other_secret "$work/body.json" --now 1700000100
 verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json" --now 1700000400  # 400 s late
 verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json"                    # the real clock: years late
 verify 2 1700000000 "$sig" whsec_example_secret "$work/missing.json"
+# The storefront SDK rules through the installed livechat::sdk.
+sdk() {  # expected-exit expected-output args...
+  local want=$1 text=$2 got=0 out
+  shift 2
+  out=$("$work/build/validate_sdk_command" "$@") || got=$?
+  if [ "$got" != "$want" ] || [ "$out" != "$text" ]; then
+    echo "install test: validate_sdk_command $* gave exit $got, output '$out'; expected $want, '$text'"
+    exit 1
+  fi
+}
+sdk 0 "accept" message:send '["Hello"]'
+sdk 0 "accept" chat:open
+sdk 1 "reject: typing:set: active must be true or false (got string)" typing:set '["yes"]'
+sdk 0 "accept" --burst 15 message:send '["hi"]'
+sdk 1 "reject: message:send: rate limit of 15 messages per minute reached; try again in 60 s" --burst 16 message:send '["hi"]'
 echo "install test: ok"

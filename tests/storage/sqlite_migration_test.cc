@@ -22,10 +22,10 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what version 6 added (store knowledge).
+// Removes what versions 6 (store knowledge) and 7 (visitor sessions) added.
 constexpr const char* kUndoV6 =
-    "DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; DROP TABLE shop_documents; "
-    "PRAGMA user_version = 5;";
+    "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
+    "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 
 // Puts the file back to schema version 4 (before the customer counters).
 void DowngradeToV4(const std::string& path) {
@@ -76,7 +76,7 @@ TEST_CASE("sqlite migration 5: customer counts are backfilled, then kept by ever
   CHECK(CountOf(*s, "shop-b") == 2);
 }
 
-TEST_CASE("sqlite migration 6: a version 5 file gains the store-knowledge tables and keeps its data") {
+TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge and visitor tables and keeps its data") {
   TempDir dir;
   const SqliteOptions options{dir.File("migrate6.db"), 2, 5000};
   {

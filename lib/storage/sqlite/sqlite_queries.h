@@ -99,6 +99,10 @@ class SqliteQueries final : public StoreWriter {
                              Millis leaseUntil) override;
   Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override;
   Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
+  // Storefront visitor sessions (sqlite_visitor_sessions.cc).
+  Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) override;
+  Status InsertVisitorSession(const VisitorSession& s) override;
+  Result<bool> UpdateVisitorSession(const VisitorSession& s) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,

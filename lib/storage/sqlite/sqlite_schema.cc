@@ -417,13 +417,31 @@ CREATE TABLE shop_documents (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations{{
+// Storefront visitor sessions (the widget). Looked up by the token's hash
+// only; conversations carry the session id.
+constexpr const char* kSchemaStorefrontSessions = R"sql(
+CREATE TABLE visitor_sessions (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  customer_id TEXT,
+  conversation_id TEXT,
+  state_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_seen_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  PRIMARY KEY (shop_id, id)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 7> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
     {5, kSchemaV5},
     {6, kSchemaV6},
+    {7, kSchemaStorefrontSessions},
 }};
 
 }  // namespace

@@ -1,0 +1,528 @@
+// ChatService: the storefront widget's operations. A visitor session stands
+// in for a credential: every call re-reads the session in its transaction
+// and acts only on that session's contact and conversation.
+#include <functional>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "core/crypto.h"
+#include "core/rate_limiter.h"
+#include "core/service_internal.h"
+#include "core/text.h"
+#include "livechat/chat_service.h"
+
+namespace livechat {
+
+using namespace internal;
+
+namespace {
+
+constexpr std::string_view kCustomerTypingId = "customer";
+constexpr int kIdentityTextMax = 255;
+constexpr int kEmailMax = 254;
+constexpr int kPhoneMax = 32;
+constexpr int kPageTitleMax = 255;
+constexpr int kUrlMax = 2048;
+constexpr std::string_view kPendingPages = "pendingPages";
+constexpr std::string_view kPendingAttributes = "pendingAttributes";
+
+Error Unauthenticated() {
+  return MakeError(ErrorCode::kUnauthenticated, "the visitor session is unknown or has ended: start a new one");
+}
+
+// The session as stored now, still usable by this store.
+Result<VisitorSession> Reload(StoreReader& r, const VisitorSession& s) {
+  LC_ASSIGN_OR_RETURN(auto found, r.FindVisitorSession(s.tokenHash));
+  if (!found || found->endedAt || found->shopId != s.shopId || found->id != s.id) return Unauthenticated();
+  return std::move(*found);
+}
+
+// The session's state object. Stored text is always an object (written here).
+rapidjson::Document ParseState(const std::string& json) {
+  rapidjson::Document d;
+  d.Parse(json.c_str(), json.size());
+  if (d.HasParseError() || !d.IsObject()) d.SetObject();
+  return d;
+}
+
+std::string Serialize(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+void SetMember(rapidjson::Document& d, std::string_view key, rapidjson::Value value) {
+  auto it = d.FindMember(rapidjson::StringRef(key.data(), key.size()));
+  if (it != d.MemberEnd()) {
+    it->value = std::move(value);
+  } else {
+    d.AddMember(rapidjson::Value(key.data(), static_cast<rapidjson::SizeType>(key.size()), d.GetAllocator()),
+                std::move(value), d.GetAllocator());
+  }
+}
+
+void RemoveMember(rapidjson::Document& d, std::string_view key) {
+  d.RemoveMember(rapidjson::StringRef(key.data(), key.size()));
+}
+
+// Appends to the array `key`, dropping the oldest beyond `keep`.
+void AppendBounded(rapidjson::Document& d, std::string_view key, rapidjson::Value value, int keep) {
+  auto it = d.FindMember(rapidjson::StringRef(key.data(), key.size()));
+  if (it == d.MemberEnd() || !it->value.IsArray()) {
+    SetMember(d, key, rapidjson::Value(rapidjson::kArrayType));
+    it = d.FindMember(rapidjson::StringRef(key.data(), key.size()));
+  }
+  it->value.PushBack(std::move(value), d.GetAllocator());
+  while (static_cast<int>(it->value.Size()) > keep && it->value.Size() > 0) it->value.Erase(it->value.Begin());
+}
+
+Status CheckIdentity(const VisitorIdentity& who) {
+  if (who.id) LC_RETURN_IF_ERROR(CheckText(who.id, "id", 64));
+  if (who.email) LC_RETURN_IF_ERROR(CheckText(who.email, "email", kEmailMax));
+  if (who.name) LC_RETURN_IF_ERROR(CheckText(who.name, "name", kIdentityTextMax));
+  if (who.firstName) LC_RETURN_IF_ERROR(CheckText(who.firstName, "firstName", kIdentityTextMax));
+  if (who.lastName) LC_RETURN_IF_ERROR(CheckText(who.lastName, "lastName", kIdentityTextMax));
+  if (who.phone) LC_RETURN_IF_ERROR(CheckText(who.phone, "phone", kPhoneMax));
+  return Status::Ok();
+}
+
+Status CheckAttributes(const std::map<std::string, std::string>& attrs, const Limits& limits) {
+  if (attrs.empty()) return Invalid("attributes must have at least one key");
+  for (const auto& [name, value] : attrs) {
+    LC_RETURN_IF_ERROR(CheckText(name, "attribute name", limits.attributeNameMax));
+    LC_RETURN_IF_ERROR(CheckText(value, "attribute value", limits.attributeValueMax, /*allowEmpty=*/true));
+  }
+  return Status::Ok();
+}
+
+void ApplyIdentity(Customer& c, const VisitorIdentity& who) {
+  if (who.email) {
+    c.email = who.email;
+    if (c.type == "anonymous") c.type = "guest";
+  }
+  if (who.id) {
+    c.shopifyId = who.id;
+    c.type = "customer";
+  }
+  if (who.firstName) c.firstName = who.firstName;
+  if (who.lastName) c.lastName = who.lastName;
+  if (who.name) {
+    c.name = who.name;
+    if (!who.firstName && !who.lastName) {
+      auto space = who.name->find(' ');
+      c.firstName = who.name->substr(0, space);
+      c.lastName = space == std::string::npos ? std::nullopt : std::optional(who.name->substr(space + 1));
+    }
+  } else if (who.firstName || who.lastName) {
+    std::string full = c.firstName.value_or("");
+    if (c.lastName) full += (full.empty() ? "" : " ") + *c.lastName;
+    c.name = full;
+  }
+  if (who.phone) c.phone = who.phone;
+}
+
+// Upsert by name inside an open transaction (the REST rule: same name, same row).
+Status UpsertAttributeIn(StoreWriter& w, Random& random, const std::string& shopId, const std::string& conversationId,
+                         const std::string& name, const std::string& value, Millis now) {
+  LC_ASSIGN_OR_RETURN(auto existing, w.FindAttributeByName(shopId, conversationId, name));
+  if (existing) {
+    if (existing->value == value) return Status::Ok();
+    existing->value = value;
+    existing->updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateAttribute(*existing));
+    (void)ok;
+    return Status::Ok();
+  }
+  return w.InsertAttribute(Attribute{random.Uuid(), shopId, conversationId, name, value, now, now});
+}
+
+}  // namespace
+
+// The storefront's write path: reload the session, run fn, save the session.
+// One transaction, so a rejected call changes nothing.
+class StorefrontTx {
+ public:
+  template <typename T, typename Fn>
+  static Result<T> Run(Store& store, const VisitorSession& s, Millis now, Fn&& fn) {
+    return WriteValue<T>(store, [&](StoreWriter& w) -> Result<T> {
+      LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(w, s));
+      LC_ASSIGN_OR_RETURN(T out, fn(w, cur));
+      cur.lastSeenAt = now;
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateVisitorSession(cur));
+      if (!ok) return Unauthenticated();
+      return out;
+    });
+  }
+};
+
+Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
+  if (appId.empty()) return MakeError(ErrorCode::kUnauthenticated, "the store's App ID is required (X-App-Id)");
+  auto window = limiter_->Hit("visitor-start:" + sourceIp, limits().visitorSessionsPerIp);
+  if (!window.allowed)
+    return MakeError(ErrorCode::kRateLimited,
+                     fmt::format("too many new chat sessions from this address; try again in {} s",
+                                 (window.resetInMillis + 999) / 1000));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
+    LC_ASSIGN_OR_RETURN(auto shop, w.GetShopByAppId(appId));
+    if (!shop || !shop->installed) return NotFound("store");
+    VisitorStart out;
+    out.token = "vs_" + random_->Hex(24);
+    out.session.id = random_->Uuid();
+    out.session.shopId = shop->id;
+    out.session.tokenHash = Sha256Hex(out.token);
+    out.session.createdAt = now;
+    out.session.lastSeenAt = now;
+    LC_RETURN_IF_ERROR(w.InsertVisitorSession(out.session));
+    return out;
+  });
+}
+
+Result<VisitorSession> ChatService::AuthenticateVisitor(const std::string& appId, const std::string& token) {
+  if (token.empty()) return MakeError(ErrorCode::kUnauthenticated, "a visitor session token is required");
+  const std::string hash = Sha256Hex(token);
+  return ReadValue<VisitorSession>(store(), [&](StoreReader& r) -> Result<VisitorSession> {
+    LC_ASSIGN_OR_RETURN(auto s, r.FindVisitorSession(hash));
+    if (!s || s->endedAt) return Unauthenticated();
+    // The hash matched, but a token of another store's widget is not this store's.
+    LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(s->shopId));
+    if (!shop || shop->appId != appId || !ConstantTimeEquals(s->tokenHash, hash)) return Unauthenticated();
+    return std::move(*s);
+  });
+}
+
+Status ChatService::EndVisitorSession(const VisitorSession& s) {
+  const Millis now = clock_->NowMillis();
+  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter&, VisitorSession& cur) -> Result<bool> {
+    cur.endedAt = now;
+    return true;
+  });
+  if (!out.ok()) return out.take_error();
+  return Status::Ok();
+}
+
+namespace {
+
+// The session's contact, created (with customer.created) when it has none.
+Result<Customer> EnsureCustomer(StoreWriter& w, Random& random, VisitorSession& s, const VisitorIdentity* who,
+                                Millis now, std::vector<Event>& events) {
+  if (s.customerId) {
+    LC_ASSIGN_OR_RETURN(auto c, w.GetCustomer(s.shopId, *s.customerId));
+    if (c) return std::move(*c);
+  }
+  // The same email within a store is the same contact (as for inbound mail).
+  if (who && who->email) {
+    LC_ASSIGN_OR_RETURN(auto found, w.FindCustomerByEmail(s.shopId, *who->email));
+    if (found) {
+      s.customerId = found->id;
+      return std::move(*found);
+    }
+  }
+  Customer c;
+  c.id = random.Uuid();
+  c.shopId = s.shopId;
+  c.type = "anonymous";
+  c.channels = {"online_store"};
+  c.createdAt = now;
+  c.updatedAt = now;
+  if (who) ApplyIdentity(c, *who);
+  LC_RETURN_IF_ERROR(w.InsertCustomer(c));
+  events.push_back(Event{random.Uuid(), s.shopId, "customer.created", std::nullopt, now, CustomerCreatedData(c)});
+  s.customerId = c.id;
+  return c;
+}
+
+// Writes what waited on the session for the conversation to exist.
+Status FlushPending(StoreWriter& w, Random& random, VisitorSession& s, const Conversation& c, int pagesKept,
+                    Millis now) {
+  rapidjson::Document state = ParseState(s.stateJson);
+  auto pages = state.FindMember(rapidjson::StringRef(kPendingPages.data(), kPendingPages.size()));
+  if (pages != state.MemberEnd() && pages->value.IsArray()) {
+    for (const auto& p : pages->value.GetArray()) {
+      BrowsedPage page{p["url"].GetString(), std::nullopt, p["viewedAt"].GetInt64()};
+      if (p.HasMember("title") && p["title"].IsString()) page.title = p["title"].GetString();
+      LC_RETURN_IF_ERROR(w.InsertBrowsedPage(s.shopId, c.id, page, pagesKept));
+    }
+  }
+  auto attrs = state.FindMember(rapidjson::StringRef(kPendingAttributes.data(), kPendingAttributes.size()));
+  if (attrs != state.MemberEnd() && attrs->value.IsObject()) {
+    for (const auto& a : attrs->value.GetObject())
+      LC_RETURN_IF_ERROR(UpsertAttributeIn(w, random, s.shopId, c.id, a.name.GetString(), a.value.GetString(), now));
+  }
+  RemoveMember(state, kPendingPages);
+  RemoveMember(state, kPendingAttributes);
+  s.stateJson = Serialize(state);
+  return Status::Ok();
+}
+
+// Keeps the conversation's copy of the contact's name, email and type current.
+Status SyncConversationContact(StoreWriter& w, const VisitorSession& s, const Customer& c, Millis now) {
+  if (!s.conversationId) return Status::Ok();
+  LC_ASSIGN_OR_RETURN(auto conv, w.FindConversation(s.shopId, *s.conversationId));
+  if (!conv) return Status::Ok();
+  conv->customerName = c.name;
+  conv->customerEmail = c.email;
+  conv->customerType = c.type;
+  conv->updatedAt = now;
+  LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(*conv));
+  (void)ok;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Message> ChatService::VisitorSendMessage(const VisitorSession& s, const std::string& text) {
+  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().messageTextMax));
+  const Millis now = clock_->NowMillis();
+  auto out = StorefrontTx::Run<Message>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Message> {
+    InboundMessageInput in;
+    in.channel = "online_store";
+    in.sessionId = cur.id;
+    in.text = text;
+    in.customerId = cur.customerId;
+    in.conversationId = cur.conversationId;
+    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, *random_, cur.shopId, in, now));
+    cur.customerId = rec.customer.id;
+    cur.conversationId = rec.conversation.id;
+    if (rec.newConversation) {
+      rapidjson::Document state = ParseState(cur.stateJson);
+      auto pre = state.FindMember("prechat");
+      if (pre != state.MemberEnd() && pre->value.IsObject() && pre->value.HasMember("skipped") &&
+          pre->value["skipped"].IsTrue()) {
+        rec.conversation.hidePreChatMessage = "by-user";
+        LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(rec.conversation));
+        (void)ok;
+      }
+      LC_RETURN_IF_ERROR(FlushPending(w, *random_, cur, rec.conversation, limits().browsedPagesKept, now));
+    }
+    return std::move(rec.message);
+  });
+  if (out.ok()) NotifyEventsQueued();
+  return out;
+}
+
+Status ChatService::VisitorSetTyping(const VisitorSession& s, bool active) {
+  const Millis now = clock_->NowMillis();
+  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+    if (!cur.conversationId) return false;
+    LC_RETURN_IF_ERROR(
+        w.PutTyping(cur.shopId, TypingState{*cur.conversationId, std::string(kCustomerTypingId), active, now}));
+    return true;
+  });
+  if (!out.ok()) return out.take_error();
+  return Status::Ok();
+}
+
+Result<Customer> ChatService::VisitorIdentify(const VisitorSession& s, const VisitorIdentity& who) {
+  LC_RETURN_IF_ERROR(CheckIdentity(who));
+  if (!who.id && !who.email && !who.name && !who.firstName && !who.lastName && !who.phone)
+    return Invalid("identify needs at least one of id, email, name, firstName, lastName, phone");
+  const Millis now = clock_->NowMillis();
+  std::vector<Event> events;
+  auto out = StorefrontTx::Run<Customer>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
+    events.clear();
+    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *random_, cur, &who, now, events));
+    ApplyIdentity(c, who);
+    c.updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateCustomer(c));
+    if (!ok) return NotFound("customer");
+    LC_RETURN_IF_ERROR(SyncConversationContact(w, cur, c, now));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
+    return c;
+  });
+  if (out.ok() && !events.empty()) NotifyEventsQueued();
+  return out;
+}
+
+Result<Customer> ChatService::VisitorSetCustomerAttributes(const VisitorSession& s,
+                                                           const std::map<std::string, std::string>& attrs) {
+  LC_RETURN_IF_ERROR(CheckAttributes(attrs, limits()));
+  const Millis now = clock_->NowMillis();
+  std::vector<Event> events;
+  auto out = StorefrontTx::Run<Customer>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
+    events.clear();
+    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *random_, cur, nullptr, now, events));
+    for (const auto& [k, v] : attrs) c.customAttributes[k] = v;
+    c.updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateCustomer(c));
+    if (!ok) return NotFound("customer");
+    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
+    return c;
+  });
+  if (out.ok() && !events.empty()) NotifyEventsQueued();
+  return out;
+}
+
+Status ChatService::VisitorSetConversationAttributes(const VisitorSession& s,
+                                                     const std::map<std::string, std::string>& attrs) {
+  LC_RETURN_IF_ERROR(CheckAttributes(attrs, limits()));
+  const Millis now = clock_->NowMillis();
+  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+    if (cur.conversationId) {
+      for (const auto& [k, v] : attrs)
+        LC_RETURN_IF_ERROR(UpsertAttributeIn(w, *random_, cur.shopId, *cur.conversationId, k, v, now));
+      return true;
+    }
+    rapidjson::Document state = ParseState(cur.stateJson);
+    auto it = state.FindMember(rapidjson::StringRef(kPendingAttributes.data(), kPendingAttributes.size()));
+    if (it == state.MemberEnd() || !it->value.IsObject()) {
+      SetMember(state, kPendingAttributes, rapidjson::Value(rapidjson::kObjectType));
+      it = state.FindMember(rapidjson::StringRef(kPendingAttributes.data(), kPendingAttributes.size()));
+    }
+    for (const auto& [k, v] : attrs) {
+      rapidjson::Value value(v.c_str(), static_cast<rapidjson::SizeType>(v.size()), state.GetAllocator());
+      auto m = it->value.FindMember(k.c_str());
+      if (m != it->value.MemberEnd()) {
+        m->value = std::move(value);
+      } else {
+        it->value.AddMember(rapidjson::Value(k.c_str(), static_cast<rapidjson::SizeType>(k.size()), state.GetAllocator()),
+                            std::move(value), state.GetAllocator());
+      }
+    }
+    cur.stateJson = Serialize(state);
+    return true;
+  });
+  if (!out.ok()) return out.take_error();
+  return Status::Ok();
+}
+
+Status ChatService::VisitorRecordPageView(const VisitorSession& s, const BrowsedPage& page) {
+  LC_RETURN_IF_ERROR(CheckText(page.url, "url", kUrlMax));
+  if (page.url.rfind("http://", 0) != 0 && page.url.rfind("https://", 0) != 0)
+    return Invalid("url must be an http or https address");
+  if (page.title) LC_RETURN_IF_ERROR(CheckText(page.title, "title", kPageTitleMax, /*allowEmpty=*/true));
+  const Millis now = clock_->NowMillis();
+  const BrowsedPage viewed{page.url, page.title, now};
+  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+    if (cur.conversationId) {
+      LC_RETURN_IF_ERROR(w.InsertBrowsedPage(cur.shopId, *cur.conversationId, viewed, limits().browsedPagesKept));
+      return true;
+    }
+    rapidjson::Document state = ParseState(cur.stateJson);
+    rapidjson::Value entry(rapidjson::kObjectType);
+    auto& alloc = state.GetAllocator();
+    entry.AddMember("url", rapidjson::Value(viewed.url.c_str(), alloc), alloc);
+    if (viewed.title) entry.AddMember("title", rapidjson::Value(viewed.title->c_str(), alloc), alloc);
+    entry.AddMember("viewedAt", rapidjson::Value(static_cast<std::int64_t>(now)), alloc);
+    AppendBounded(state, kPendingPages, std::move(entry), limits().browsedPagesKept);
+    cur.stateJson = Serialize(state);
+    return true;
+  });
+  if (!out.ok()) return out.take_error();
+  return Status::Ok();
+}
+
+Result<Conversation> ChatService::VisitorEscalate(const VisitorSession& s, const std::optional<std::string>& reason) {
+  if (reason) LC_RETURN_IF_ERROR(CheckText(reason, "reason", 500));
+  const Millis now = clock_->NowMillis();
+  return StorefrontTx::Run<Conversation>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Conversation> {
+    if (!cur.conversationId)
+      return MakeError(ErrorCode::kConflict, "there is no conversation to escalate yet: send a message first");
+    LC_ASSIGN_OR_RETURN(Conversation c, LoadConversation(w, cur.shopId, *cur.conversationId));
+    Message m;
+    m.id = random_->Uuid();
+    m.conversationId = c.id;
+    m.shopId = c.shopId;
+    m.text = reason ? fmt::format("The customer asked for a human agent: {}", *reason)
+                    : std::string("The customer asked for a human agent.");
+    m.senderName = "System";
+    m.senderType = "system";
+    m.isAutomated = true;
+    m.isTransfer = c.isChatBot;
+    m.createdAt = now;
+    LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    c.isChatBot = false;
+    c.isRead = false;
+    c.status = "open";
+    c.messageCount = c.messageCount.value_or(0) + 1;
+    c.updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+    return c;
+  });
+}
+
+namespace {
+
+// Parses `valueJson`, then applies `change` to the session state in one
+// transaction. The service's own keys are not the caller's to write.
+Status ChangeState(Store& store, Millis now, const VisitorSession& s, std::string_view key,
+                   const std::string& valueJson,
+                   const std::function<void(rapidjson::Document&, rapidjson::Value&&)>& change) {
+  rapidjson::Document value;
+  value.Parse(valueJson.c_str(), valueJson.size());
+  if (value.HasParseError()) return Invalid("state value must be JSON");
+  if (key == kPendingPages || key == kPendingAttributes) return Invalid("this state key is the service's own");
+  auto out = StorefrontTx::Run<bool>(store, s, now, [&](StoreWriter&, VisitorSession& cur) -> Result<bool> {
+    rapidjson::Document state = ParseState(cur.stateJson);
+    change(state, rapidjson::Value(value, state.GetAllocator()));
+    cur.stateJson = Serialize(state);
+    return true;
+  });
+  if (!out.ok()) return out.take_error();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ChatService::VisitorSetState(const VisitorSession& s, const std::string& key, const std::string& valueJson) {
+  return ChangeState(store(), clock_->NowMillis(), s, key, valueJson,
+                     [&key](rapidjson::Document& state, rapidjson::Value&& value) {
+                       if (value.IsNull()) {
+                         RemoveMember(state, key);
+                       } else {
+                         SetMember(state, key, std::move(value));
+                       }
+                     });
+}
+
+Status ChatService::VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson,
+                                       int keep) {
+  return ChangeState(store(), clock_->NowMillis(), s, key, valueJson,
+                     [&key, keep](rapidjson::Document& state, rapidjson::Value&& value) {
+                       AppendBounded(state, key, std::move(value), keep);
+                     });
+}
+
+Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::int64_t afterSeq) {
+  return ReadValue<VisitorUpdates>(store(), [&](StoreReader& r) -> Result<VisitorUpdates> {
+    LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(r, s));
+    VisitorUpdates out;
+    if (!cur.conversationId) return out;
+    LC_ASSIGN_OR_RETURN(auto conv, r.FindConversation(cur.shopId, *cur.conversationId));
+    if (!conv) return out;
+    MessageQuery q;
+    q.shopId = cur.shopId;
+    q.conversationId = conv->id;
+    q.afterSeq = afterSeq;
+    q.includeNotes = false;  // internal: never shown to the customer
+    q.limit = 100;
+    LC_ASSIGN_OR_RETURN(out.messages, r.ListMessages(q));
+    LC_ASSIGN_OR_RETURN(auto typing, r.ListTyping(cur.shopId, conv->id));
+    for (auto& t : typing)
+      if (t.active && t.memberId != kCustomerTypingId) out.typing.push_back(std::move(t));
+    out.conversation = std::move(*conv);
+    return out;
+  });
+}
+
+void ChatService::SetConversationObserver(std::function<void(const std::string& conversationId)> observer) {
+  auto next = observer ? std::make_shared<const std::function<void(const std::string&)>>(std::move(observer)) : nullptr;
+  std::lock_guard<std::mutex> lock(observerMu_);
+  observer_ = std::move(next);
+}
+
+void ChatService::NotifyConversationChanged(const std::string& conversationId) {
+  std::shared_ptr<const std::function<void(const std::string&)>> observer;
+  {
+    std::lock_guard<std::mutex> lock(observerMu_);
+    observer = observer_;
+  }
+  if (observer) (*observer)(conversationId);
+}
+
+}  // namespace livechat

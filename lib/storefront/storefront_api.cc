@@ -1,0 +1,480 @@
+#include "livechat/storefront.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "livechat/json_codec.h"
+#include "livechat/rest.h"
+
+namespace livechat {
+namespace {
+
+using rapidjson::Value;
+
+constexpr int kTrackedKept = 50;  // tracked events (and trigger/article runs) kept per session
+
+Error Invalid(std::string m) { return MakeError(ErrorCode::kInvalidParams, std::move(m)); }
+
+std::string Compact(const Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+std::string Str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+std::string Data(std::string_view json) { return fmt::format("{{\"data\":{}}}", json); }
+
+std::string SessionJson(const VisitorStart& s) {
+  std::string out = "{\"sessionId\":";
+  AppendJsonString(out, s.session.id);
+  out += ",\"token\":";
+  AppendJsonString(out, s.token);
+  out += fmt::format(",\"sdkVersion\":\"{}\"}}", sdk::kSdkVersion);
+  return out;
+}
+
+std::map<std::string, std::string> StringMap(const Value& obj) {
+  std::map<std::string, std::string> out;
+  for (const auto& m : obj.GetObject()) out[Str(m.name)] = Str(m.value);
+  return out;
+}
+
+std::optional<std::string> OptStr(const Value& obj, const char* key) {
+  auto it = obj.FindMember(key);
+  if (it == obj.MemberEnd() || it->value.IsNull()) return std::nullopt;
+  if (it->value.IsString()) return Str(it->value);
+  if (it->value.IsNumber()) return Compact(it->value);  // a numeric id
+  return std::nullopt;
+}
+
+// The identity fields of a pre-chat form; the others become conversation attributes.
+bool IsIdentityField(std::string_view name) { return name == "name" || name == "email" || name == "phone"; }
+
+}  // namespace
+
+struct StorefrontApi::Impl {
+  ChatService& service;
+  StorefrontOptions options;
+  sdk::CommandValidator validator;
+  std::atomic<int> waiting{0};
+
+  // The polls waiting on one conversation: woken only by its own changes.
+  struct Slot {
+    std::condition_variable cv;
+    std::uint64_t generation = 0;
+    int waiters = 0;
+  };
+  std::mutex mu;  // guards slots, every Slot, stopping
+  std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
+  bool stopping = false;
+
+  void Notify(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = slots.find(key);
+    if (it == slots.end()) return;
+    ++it->second->generation;
+    it->second->cv.notify_all();
+  }
+
+  Impl(ChatService& s, StorefrontOptions o)
+      : service(s), options(std::move(o)), validator(s.clock(), options.sdkLimits) {}
+
+  HttpResponse Json(int status, std::string body, const std::string& origin) {
+    HttpResponse r;
+    r.status = status;
+    r.SetHeader("Content-Type", "application/json; charset=utf-8");
+    r.SetHeader("Cache-Control", "no-store");
+    Cors(r, origin);
+    r.body = std::move(body);
+    return r;
+  }
+  HttpResponse Fail(const Error& e, const std::string& origin) {
+    if (e.code == ErrorCode::kInternal) std::fprintf(stderr, "livechat storefront: internal error: %s\n", e.message.c_str());
+    return Json(RestStatusFor(e.code), RestErrorBody(e), origin);
+  }
+
+  bool OriginAllowed(const std::string& origin) const {
+    if (options.allowedOrigins.empty() || origin.empty()) return true;
+    return std::find(options.allowedOrigins.begin(), options.allowedOrigins.end(), origin) !=
+           options.allowedOrigins.end();
+  }
+  void Cors(HttpResponse& r, const std::string& origin) const {
+    if (origin.empty() || !OriginAllowed(origin)) return;
+    r.SetHeader("Access-Control-Allow-Origin", options.allowedOrigins.empty() ? "*" : origin);
+    if (!options.allowedOrigins.empty()) r.SetHeader("Vary", "Origin");
+  }
+
+  Result<rapidjson::Document> Body(const HttpRequest& req) {
+    if (req.body.size() > options.maxBodyBytes)
+      return MakeError(ErrorCode::kPayloadTooLarge,
+                       fmt::format("the request body is larger than {} bytes", options.maxBodyBytes));
+    auto type = req.Header("content-type");
+    if (!type || type->rfind("application/json", 0) != 0)
+      return MakeError(ErrorCode::kUnsupportedMediaType, "send the body as Content-Type: application/json");
+    rapidjson::Document d;
+    d.Parse<rapidjson::kParseValidateEncodingFlag>(req.body.c_str(), req.body.size());
+    if (d.HasParseError() || !d.IsObject()) return Invalid("the body must be a JSON object");
+    return d;
+  }
+
+  Result<VisitorSession> Visitor(const HttpRequest& req) {
+    return service.AuthenticateVisitor(req.Header("x-app-id").value_or(""), req.Header("x-session-token").value_or(""));
+  }
+
+  HttpResponse Handle(const HttpRequest& req) {
+    const std::string origin = req.Header("origin").value_or("");
+    auto target = ParseTarget(req.target);
+    if (!target) return Fail(Invalid("the request target is malformed"), origin);
+    if (!OriginAllowed(origin))
+      return Fail(MakeError(ErrorCode::kForbidden, "this origin may not use the storefront API: " + origin), origin);
+    const auto& seg = target->segments;
+    const std::string route = seg.size() >= 2 ? seg[1] : "";
+    if (req.method == "OPTIONS") return Preflight(origin);
+    if (seg.size() != 2) return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
+    if (route == "sessions" && req.method == "POST") return Start(req, origin);
+    if (route == "session" && req.method == "GET") return Session(req, origin);
+    if (route == "commands" && req.method == "POST") return Command(req, origin);
+    if (route == "pageviews" && req.method == "POST") return PageView(req, origin);
+    if (route == "updates" && req.method == "GET") return Updates(req, *target, origin);
+    if (route == "sessions" || route == "session" || route == "commands" || route == "pageviews" || route == "updates")
+      return Fail(MakeError(ErrorCode::kMethodNotAllowed, "This method is not supported here."), origin);
+    return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
+  }
+
+  HttpResponse Preflight(const std::string& origin) {
+    HttpResponse r;
+    r.status = 204;
+    Cors(r, origin);
+    r.SetHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    r.SetHeader("Access-Control-Allow-Headers", "Content-Type, X-App-Id, X-Session-Token");
+    r.SetHeader("Access-Control-Max-Age", "600");
+    return r;
+  }
+
+  HttpResponse Start(const HttpRequest& req, const std::string& origin) {
+    auto started = service.StartVisitorSession(req.Header("x-app-id").value_or(""), ClientIp(req, options.trustedProxies));
+    if (!started.ok()) return Fail(started.error(), origin);
+    return Json(201, Data(SessionJson(*started)), origin);
+  }
+
+  HttpResponse Session(const HttpRequest& req, const std::string& origin) {
+    auto s = Visitor(req);
+    if (!s.ok()) return Fail(s.error(), origin);
+    std::string out = "{\"sessionId\":";
+    AppendJsonString(out, s->id);
+    out += ",\"customerId\":";
+    s->customerId ? AppendJsonString(out, *s->customerId) : void(out += "null");
+    out += ",\"conversationId\":";
+    s->conversationId ? AppendJsonString(out, *s->conversationId) : void(out += "null");
+    out += ",\"state\":" + PublicState(s->stateJson) + "}";
+    return Json(200, Data(out), origin);
+  }
+
+  // The session state without the service's own pending lists.
+  static std::string PublicState(const std::string& stateJson) {
+    rapidjson::Document d;
+    d.Parse(stateJson.c_str(), stateJson.size());
+    if (d.HasParseError() || !d.IsObject()) return "{}";
+    d.RemoveMember("pendingPages");
+    d.RemoveMember("pendingAttributes");
+    return Compact(d);
+  }
+
+  HttpResponse PageView(const HttpRequest& req, const std::string& origin) {
+    auto s = Visitor(req);
+    if (!s.ok()) return Fail(s.error(), origin);
+    auto body = Body(req);
+    if (!body.ok()) return Fail(body.error(), origin);
+    const Value& b = *body;
+    if (!b.HasMember("url") || !b["url"].IsString()) return Fail(Invalid("url is required (a string)"), origin);
+    BrowsedPage page{Str(b["url"]), std::nullopt, 0};
+    if (b.HasMember("title") && !b["title"].IsNull()) {
+      if (!b["title"].IsString()) return Fail(Invalid("title must be a string"), origin);
+      page.title = Str(b["title"]);
+    }
+    Status st = service.VisitorRecordPageView(*s, page);
+    if (!st.ok()) return Fail(st.error(), origin);
+    return Json(201, Data("{\"recorded\":true}"), origin);
+  }
+
+  HttpResponse Command(const HttpRequest& req, const std::string& origin) {
+    auto s = Visitor(req);
+    if (!s.ok()) return Fail(s.error(), origin);
+    auto body = Body(req);
+    if (!body.ok()) return Fail(body.error(), origin);
+    const Value& b = *body;
+    if (!b.HasMember("command") || !b["command"].IsString())
+      return Fail(Invalid("command is required (a string)"), origin);
+    const std::string command = Str(b["command"]);
+    std::string argsJson = "[]";
+    if (b.HasMember("args")) {
+      if (!b["args"].IsArray()) return Fail(Invalid(command + ": args must be an array"), origin);
+      argsJson = Compact(b["args"]);
+    }
+    // The one gate: a rejected command is a 4xx with the warning and changes nothing.
+    Status verdict = validator.Validate(s->id, command, argsJson);
+    if (!verdict.ok()) return Fail(verdict.error(), origin);
+    rapidjson::Document args;
+    args.Parse(argsJson.c_str(), argsJson.size());
+    auto out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
+    if (!out.ok()) return Fail(out.error(), origin);
+    Notify(WaitKey(*s));  // the same visitor's other tabs
+    return Json(200, Data(*out), origin);
+  }
+
+  // A validated command, applied. Returns the `data` JSON.
+  // `peer`: the client's address (a new session after logout counts against it).
+  Result<std::string> Run(const VisitorSession& s, const std::string& command, const Value& a, const std::string& peer) {
+    const auto n = a.Size();
+    auto done = [&](Status st, std::string_view extra = "") -> Result<std::string> {
+      if (!st.ok()) return st.take_error();
+      return fmt::format("{{\"command\":\"{}\",\"applied\":true{}}}", command, extra);
+    };
+    if (command == "message:send") {
+      auto m = service.VisitorSendMessage(s, Str(a[0]));
+      if (!m.ok()) return m.take_error();
+      return fmt::format("{{\"command\":\"message:send\",\"applied\":true,\"seq\":{},\"message\":{}}}", m->seq,
+                         ToJson(*m, JsonView::kList));
+    }
+    if (command == "typing:set") return done(service.VisitorSetTyping(s, a[0].GetBool()));
+    if (command == "identify" || command == "user:email" || command == "user:name" || command == "user:phone") {
+      VisitorIdentity who;
+      if (command == "identify") {
+        const Value& u = a[0];
+        who.id = OptStr(u, "id");
+        who.email = OptStr(u, "email");
+        who.name = OptStr(u, "name");
+        who.firstName = OptStr(u, "firstName");
+        who.lastName = OptStr(u, "lastName");
+        who.phone = OptStr(u, "phone");
+      } else if (command == "user:email") {
+        who.email = Str(a[0]);
+      } else if (command == "user:name") {
+        who.name = Str(a[0]);
+      } else {
+        who.phone = Str(a[0]);
+      }
+      auto c = service.VisitorIdentify(s, who);
+      if (!c.ok()) return c.take_error();
+      std::string extra = ",\"customerId\":";
+      AppendJsonString(extra, c->id);
+      return done(Status::Ok(), extra);
+    }
+    if (command == "logout" || command == "session:reset") {
+      LC_RETURN_IF_ERROR(service.EndVisitorSession(s));
+      auto fresh = service.StartVisitorSession(AppIdOf(s), peer);
+      if (!fresh.ok()) return fresh.take_error();
+      return done(Status::Ok(), ",\"session\":" + SessionJson(*fresh));
+    }
+    if (command == "escalate") {
+      auto c = service.VisitorEscalate(s, n > 0 ? std::optional(Str(a[0])) : std::nullopt);
+      if (!c.ok()) return c.take_error();
+      return done(Status::Ok());
+    }
+    if (command == "prechat:submit") return PrechatSubmit(s, a[0], done);
+    if (command == "prechat:skip") return done(service.VisitorSetState(s, "prechat", "{\"skipped\":true}"));
+    if (command == "event:track" || command == "trigger:run" || command == "article:show") {
+      std::string entry = "{\"name\":";
+      AppendJsonString(entry, command == "event:track" ? Str(a[0]) : command);
+      if (command != "event:track") {
+        entry += ",\"properties\":{\"id\":";
+        AppendJsonString(entry, Str(a[0]));
+        entry += "}";
+      } else if (n > 1) {
+        entry += ",\"properties\":" + Compact(a[1]);
+      }
+      entry += fmt::format(",\"at\":\"{}\"}}", FormatIso8601(service.clock().NowMillis()));
+      return done(service.VisitorAppendState(s, "events", entry, kTrackedKept));
+    }
+    if (command == "user:attributes") {
+      auto c = service.VisitorSetCustomerAttributes(s, StringMap(a[0]));
+      if (!c.ok()) return c.take_error();
+      return done(Status::Ok());
+    }
+    if (command == "conversation:attributes") return done(service.VisitorSetConversationAttributes(s, StringMap(a[0])));
+    if (command == "product" || command == "cart" || command == "order" || command == "locale")
+      return done(service.VisitorSetState(s, command, Compact(a[0])));
+    if (command == "user:context") return done(service.VisitorSetState(s, "userContext", Compact(a[0])));
+    if (command == "shop:data") return done(service.VisitorSetState(s, "shopData", Compact(a[0])));
+    // Visibility, composer text and pre-chat prefill live in the page only.
+    return fmt::format("{{\"command\":\"{}\",\"applied\":false,\"reason\":\"handled in the browser\"}}", command);
+  }
+
+  template <typename Done>
+  Result<std::string> PrechatSubmit(const VisitorSession& s, const Value& fields, Done& done) {
+    VisitorIdentity who;
+    std::map<std::string, std::string> rest;
+    for (const auto& f : fields.GetObject()) {
+      std::string name = Str(f.name), value = Str(f.value);
+      if (IsIdentityField(name)) {
+        if (value.empty()) continue;
+        (name == "name" ? who.name : name == "email" ? who.email : who.phone) = value;
+      } else {
+        rest[name] = value;
+      }
+    }
+    if (who.name || who.email || who.phone) {
+      auto c = service.VisitorIdentify(s, who);
+      if (!c.ok()) return c.take_error();
+    }
+    if (!rest.empty()) LC_RETURN_IF_ERROR(service.VisitorSetConversationAttributes(s, rest));
+    return done(service.VisitorSetState(s, "prechat", "{\"submitted\":true}"));
+  }
+
+  std::string AppIdOf(const VisitorSession& s) {
+    auto shop = service.GetShop(s.shopId);
+    return shop.ok() ? shop->appId : std::string();
+  }
+
+  HttpResponse Updates(const HttpRequest& req, const ParsedTarget& t, const std::string& origin) {
+    auto s = Visitor(req);
+    if (!s.ok()) return Fail(s.error(), origin);
+    std::int64_t after = 0;
+    Millis wait = 0;
+    bool typingShown = t.Query("typing").value_or("0") == "1";
+    if (auto v = t.Query("after")) {
+      auto parsed = ParseInt(*v);
+      if (!parsed || *parsed < 0) return Fail(Invalid("after must be a whole number of 0 or more"), origin);
+      after = *parsed;
+    }
+    if (auto v = t.Query("wait")) {
+      auto parsed = ParseInt(*v);
+      if (!parsed || *parsed < 0) return Fail(Invalid("wait must be a whole number of seconds, 0 or more"), origin);
+      wait = std::min<Millis>(*parsed * 1000, options.maxWaitMillis);
+    }
+    // Over the cap a poll answers at once and tells the widget when to ask
+    // again: the waiting widgets can never take every HTTP thread.
+    bool capped = false;
+    if (wait > 0) {
+      if (waiting.fetch_add(1) >= options.maxWaiters) {
+        waiting.fetch_sub(1);
+        capped = true;
+        wait = 0;
+      }
+    }
+    const std::string key = WaitKey(*s);
+    std::shared_ptr<Slot> slot;
+    if (wait > 0) {
+      std::lock_guard<std::mutex> lock(mu);
+      auto& entry = slots[key];
+      if (!entry) entry = std::make_shared<Slot>();
+      ++entry->waiters;
+      slot = entry;
+    }
+    struct Leave {
+      Impl* impl;
+      const std::string& key;
+      std::shared_ptr<Slot>& slot;
+      ~Leave() {
+        if (!slot) return;
+        impl->waiting.fetch_sub(1);
+        std::lock_guard<std::mutex> lock(impl->mu);
+        if (--slot->waiters == 0) impl->slots.erase(key);
+      }
+    } leave{this, key, slot};
+
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait);
+    for (;;) {
+      std::uint64_t seen = 0;
+      if (slot) {
+        std::lock_guard<std::mutex> lock(mu);
+        seen = slot->generation;  // taken before the read: a change during it is not missed
+      }
+      auto u = service.VisitorPoll(*s, after);
+      if (!u.ok()) return Fail(u.error(), origin);
+      const bool agentTyping = !u->typing.empty();
+      if (!slot || !u->messages.empty() || agentTyping != typingShown || std::chrono::steady_clock::now() >= deadline)
+        return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
+      std::unique_lock<std::mutex> lock(mu);
+      const auto until = std::min(deadline, std::chrono::steady_clock::now() +
+                                                std::chrono::milliseconds(options.fallbackPollMillis));
+      slot->cv.wait_until(lock, until, [&] { return stopping || slot->generation != seen; });
+      if (stopping) return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
+    }
+  }
+
+  // What a waiting poll listens to: its conversation, or its session before one exists.
+  static std::string WaitKey(const VisitorSession& s) {
+    return s.conversationId ? *s.conversationId : "session:" + s.id;
+  }
+
+  static std::optional<std::int64_t> ParseInt(const std::string& v) {
+    if (v.empty() || v.size() > 15) return std::nullopt;
+    std::int64_t n = 0;
+    for (char ch : v) {
+      if (ch < '0' || ch > '9') return std::nullopt;
+      n = n * 10 + (ch - '0');
+    }
+    return n;
+  }
+
+  std::string UpdatesJson(const VisitorUpdates& u, std::int64_t after, bool capped) {
+    std::int64_t cursor = after;
+    std::string out = "{\"messages\":[";
+    for (std::size_t i = 0; i < u.messages.size(); ++i) {
+      if (i) out += ',';
+      out += fmt::format("{{\"seq\":{},\"message\":{}}}", u.messages[i].seq, ToJson(u.messages[i], JsonView::kList));
+      cursor = std::max(cursor, u.messages[i].seq);
+    }
+    out += "],\"typing\":[";
+    for (std::size_t i = 0; i < u.typing.size(); ++i) {
+      if (i) out += ',';
+      out += "{\"memberId\":";
+      AppendJsonString(out, u.typing[i].memberId);
+      out += fmt::format(",\"updatedAt\":\"{}\"}}", FormatIso8601(u.typing[i].updatedAt));
+    }
+    out += "],\"conversation\":";
+    if (u.conversation) {
+      out += "{\"id\":";
+      AppendJsonString(out, u.conversation->id);
+      out += ",\"status\":";
+      AppendJsonString(out, u.conversation->status);
+      out += fmt::format(",\"isChatBot\":{},\"assigned\":{}}}", u.conversation->isChatBot ? "true" : "false",
+                         u.conversation->memberId ? "true" : "false");
+    } else {
+      out += "null";
+    }
+    out += fmt::format(",\"cursor\":{}", cursor);
+    if (capped) out += fmt::format(",\"retryAfterMs\":{}", options.retryAfterMillis);
+    out += "}";
+    return out;
+  }
+};
+
+StorefrontApi::StorefrontApi(ChatService& service, StorefrontOptions options)
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {
+  service.SetConversationObserver([impl = impl_.get()](const std::string& id) { impl->Notify(id); });
+}
+
+StorefrontApi::~StorefrontApi() {
+  impl_->service.SetConversationObserver(nullptr);
+  WakeAll();
+}
+
+bool StorefrontApi::Owns(std::string_view target) {
+  return target == "/storefront" || target.rfind("/storefront/", 0) == 0 || target.rfind("/storefront?", 0) == 0;
+}
+
+HttpResponse StorefrontApi::Handle(const HttpRequest& req) { return impl_->Handle(req); }
+
+int StorefrontApi::waiters() const { return impl_->waiting.load(); }
+
+void StorefrontApi::WakeAll() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->stopping = true;
+  for (auto& [key, slot] : impl_->slots) slot->cv.notify_all();
+}
+
+}  // namespace livechat
