@@ -148,8 +148,15 @@ struct StorefrontApi::Impl {
     if (route == "commands" && req.method == "POST") return Command(req, origin);
     if (route == "pageviews" && req.method == "POST") return PageView(req, origin);
     if (route == "updates" && req.method == "GET") return Updates(req, *target, origin);
-    if (route == "sessions" || route == "session" || route == "commands" || route == "pageviews" || route == "updates")
-      return Fail(MakeError(ErrorCode::kMethodNotAllowed, "This method is not supported here."), origin);
+    // 405 names the route's methods (RFC 9110), as the REST API's does.
+    const char* allow = route == "session" || route == "updates" ? "GET, OPTIONS"
+                        : route == "sessions" || route == "commands" || route == "pageviews" ? "POST, OPTIONS"
+                                                                                             : nullptr;
+    if (allow != nullptr) {
+      HttpResponse r = Fail(MakeError(ErrorCode::kMethodNotAllowed, "This method is not supported here."), origin);
+      r.SetHeader("Allow", allow);
+      return r;
+    }
     return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
   }
 

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "core/crypto.h"
 #include "storefront_fixture.h"
@@ -422,6 +424,34 @@ TEST_CASE("storefront: 30 new sessions a minute per address, the 31st is 429") {
   CHECK(start("198.51.100.31").status() == 201);  // another address has its own window
   f.clock.Advance(60'000);
   CHECK(start("198.51.100.30").status() == 201);
+}
+
+TEST_CASE("storefront: every path answers a preflight, and another method is 405 naming its own") {
+  StorefrontFixture f;
+  const std::vector<std::pair<std::string, std::string>> routes = {
+      {"/storefront/sessions", "POST, OPTIONS"}, {"/storefront/session", "GET, OPTIONS"},
+      {"/storefront/commands", "POST, OPTIONS"}, {"/storefront/pageviews", "POST, OPTIONS"},
+      {"/storefront/updates", "GET, OPTIONS"}};
+  for (const auto& [path, allow] : routes) {
+    CAPTURE(path);
+    HttpRequest pre = f.StorefrontRequest("OPTIONS", path, "", "", "");
+    pre.headers.emplace_back("origin", "https://shop.example");
+    Reply r = f.SendStorefront(pre);
+    CHECK(r.status() == 204);
+    CHECK(r.raw.body.empty());
+    CHECK(r.raw.Header("access-control-allow-origin").value_or("") == "*");
+    CHECK(r.raw.Header("access-control-allow-methods").value_or("") == "GET, POST, OPTIONS");
+    CHECK(r.raw.Header("access-control-max-age").value_or("") == "600");
+
+    Reply wrong = f.SendStorefront(f.StorefrontRequest("DELETE", path, "", f.shop.appId, ""));
+    CHECK(wrong.status() == 405);
+    CHECK(wrong.code() == "METHOD_NOT_ALLOWED");
+    CHECK(wrong.raw.Header("allow").value_or("") == allow);
+  }
+  Reply unknown = f.SendStorefront(f.StorefrontRequest("GET", "/storefront/nope", "", f.shop.appId, ""));
+  CHECK(unknown.status() == 404);
+  CHECK(unknown.code() == "NOT_FOUND");
+  CHECK_FALSE(unknown.raw.Header("allow").has_value());
 }
 
 }  // namespace
