@@ -454,5 +454,33 @@ TEST_CASE("storefront: every path answers a preflight, and another method is 405
   CHECK_FALSE(unknown.raw.Header("allow").has_value());
 }
 
+
+TEST_CASE("storefront: bodies are JSON of at most 256 KiB (413 over, 415 without the type)") {
+  StorefrontFixture f;
+  auto v = f.Start();
+  const std::string head = "{\"url\":\"https://shop.example/";
+  const std::string tail = "\"}";
+  auto body = [&](std::size_t total) {
+    return head + Repeat('a', static_cast<int>(total - head.size() - tail.size())) + tail;
+  };
+  const std::size_t max = 256 * 1024;
+  // At the limit the body is read (and its over-long url refused); one byte more is not read.
+  Reply atLimit =
+      f.SendStorefront(f.StorefrontRequest("POST", "/storefront/pageviews", body(max), f.shop.appId, v.token));
+  CHECK(atLimit.status() == 400);
+  CHECK(atLimit.code() == "INVALID_PARAMS");
+  Reply over =
+      f.SendStorefront(f.StorefrontRequest("POST", "/storefront/commands", body(max + 1), f.shop.appId, v.token));
+  CHECK(over.status() == 413);
+  CHECK(over.code() == "PAYLOAD_TOO_LARGE");
+
+  HttpRequest untyped = f.StorefrontRequest("POST", "/storefront/pageviews", "{\"url\":\"https://shop.example/\"}",
+                                            f.shop.appId, v.token);
+  untyped.headers.pop_back();  // the content-type
+  Reply refused = f.SendStorefront(untyped);
+  CHECK(refused.status() == 415);
+  CHECK(refused.code() == "UNSUPPORTED_MEDIA_TYPE");
+  CHECK(At(f.Session(v).data(), "conversationId").IsNull());
+}
 }  // namespace
 }  // namespace livechat::testing
