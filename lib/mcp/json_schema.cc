@@ -1,6 +1,8 @@
 #include "mcp/json_schema.h"
 
 #include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <cmath>
 
@@ -33,6 +35,13 @@ std::string TypeList(const rapidjson::Value& t) {
 std::string Where(const std::string& path) { return path.empty() ? "arguments" : path; }
 
 }  // namespace
+
+std::string CompactJson(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return std::string(buf.GetString(), buf.GetSize());
+}
 
 std::string ValidateAgainst(const rapidjson::Value& schema, const rapidjson::Value& value, const std::string& path) {
   if (auto t = schema.FindMember("type"); t != schema.MemberEnd()) {

@@ -15,4 +15,7 @@ namespace livechat::mcp {
 // offending location, e.g. "limit must be at least 1".
 std::string ValidateAgainst(const rapidjson::Value& schema, const rapidjson::Value& value, const std::string& path);
 
+// `v` serialized without whitespace.
+std::string CompactJson(const rapidjson::Value& v);
+
 }  // namespace livechat::mcp

@@ -30,13 +30,6 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kServerError = -32000;  // transport-level refusals (HTTP 4xx bodies)
 
-std::string Compact(const Value& v) {
-  rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-  v.Accept(w);
-  return std::string(buf.GetString(), buf.GetSize());
-}
-
 std::string ErrorBody(const std::string& idJson, int code, std::string_view message) {
   std::string out = R"({"jsonrpc":"2.0","id":)" + idJson + R"(,"error":{"code":)" + std::to_string(code) +
                     R"(,"message":)";
@@ -288,7 +281,7 @@ std::optional<std::string> McpServer::Impl::Dispatch(Call& call, const Value& ms
   if (hasId) {
     if (!idIt->value.IsString() && !idIt->value.IsInt64())
       return ErrorBody("null", kInvalidRequest, "Invalid Request: id must be a string or an integer");
-    idJson = Compact(idIt->value);
+    idJson = mcp::CompactJson(idIt->value);
   }
   auto ver = msg.FindMember("jsonrpc");
   if (ver == msg.MemberEnd() || !ver->value.IsString() || std::string_view(ver->value.GetString()) != "2.0")
@@ -356,7 +349,8 @@ std::optional<std::string> McpServer::Impl::Dispatch(Call& call, const Value& ms
         AppendJsonString(one, t.title);
         one += R"(,"description":)";
         AppendJsonString(one, t.description);
-        one += R"(,"inputSchema":)" + Compact(t.inputSchema) + R"(,"outputSchema":)" + Compact(t.outputSchema);
+        one += R"(,"inputSchema":)" + mcp::CompactJson(t.inputSchema);
+        one += R"(,"outputSchema":)" + mcp::CompactJson(t.outputSchema);
         one += fmt::format(R"(,"annotations":{{"readOnlyHint":{},"destructiveHint":false,"openWorldHint":false}}}})",
                            t.readOnly);
         tools += (tools.empty() ? "" : ",") + one;

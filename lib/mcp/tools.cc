@@ -3,8 +3,7 @@
 // conforms to, a gate (the spec's table) and a body that talks to ChatService.
 #include "mcp/tools.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "mcp/json_schema.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -19,13 +18,6 @@ namespace {
 using rapidjson::Value;
 
 // ---- small helpers ----
-
-std::string Compact(const Value& v) {
-  rapidjson::StringBuffer buf;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-  v.Accept(w);
-  return std::string(buf.GetString(), buf.GetSize());
-}
 
 std::string Quote(std::string_view s) {
   std::string out;
@@ -232,7 +224,7 @@ ToolOutcome RegisterWebhook(const ToolContext& c, const Value& a) {
   std::vector<std::string> events;
   for (const auto& e : a["events"].GetArray()) events.emplace_back(e.GetString());
   in.events = events;
-  if (auto m = a.FindMember("metadata"); m != a.MemberEnd()) in.metadataJson = Compact(m->value);
+  if (auto m = a.FindMember("metadata"); m != a.MemberEnd()) in.metadataJson = CompactJson(m->value);
   auto sub = c.service.CreateWebhook(c.principal, in);
   if (!sub.ok()) return FromError(sub.error());
   return Ok(Obj({{"subscription", ToJson(*sub)}, {"secret", Quote(sub->secret)}}));
@@ -348,7 +340,7 @@ Result<std::string> ApplyCartChange(const ToolContext& c, const Value& a, const 
   } else if (action == "clear") {
     items.Clear();
   }
-  return Compact(items);
+  return CompactJson(items);
 }
 
 ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
@@ -510,7 +502,7 @@ ToolOutcome GetSettings(const ToolContext& c, const Value& a) {
 }
 
 ToolOutcome UpdateSettings(const ToolContext& c, const Value& a) {
-  auto s = c.service.UpdateSettingsArea(c.principal, Str(a, "area"), Compact(a["settings"]));
+  auto s = c.service.UpdateSettingsArea(c.principal, Str(a, "area"), CompactJson(a["settings"]));
   if (!s.ok()) return FromError(s.error());
   return Ok(Obj({{"area", Quote(Str(a, "area"))}, {"settings", *s}}));
 }
