@@ -1,6 +1,7 @@
 // Store knowledge: the catalog import format (all or nothing, every field
 // checked, records normalized), FTS5 search ranking and store scoping, and
 // the AI settings switches.
+#include "core/catalog_format.h"
 #include "mcp/mcp_fixture.h"
 
 using namespace livechat;
@@ -133,4 +134,17 @@ TEST_CASE("AI settings: defaults, patches keep what they do not name, bad values
   // A key needs "Manage all settings".
   auto key = f.service().AuthenticateApiKey(f.key).value();
   CHECK(f.service().UpdateAiSettings(key, "{}").error().code == ErrorCode::kForbidden);
+}
+
+TEST_CASE("catalog size limit: a file of exactly the limit is read, one byte more is PAYLOAD_TOO_LARGE") {
+  const std::string file = R"({"knowledge":[{"id":"k","question":"q","answer":"a"}]})";
+  auto at = internal::ParseCatalog(file, file.size());
+  REQUIRE(at.ok());
+  CHECK(at->records.size() == 1);
+  auto over = internal::ParseCatalog(file, file.size() - 1);
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().code == ErrorCode::kPayloadTooLarge);
+  CHECK(over.error().message ==
+        "the catalog file is " + std::to_string(file.size()) + " bytes; the limit is " + std::to_string(file.size() - 1) +
+            " bytes");
 }

@@ -472,3 +472,18 @@ TEST_CASE("manage_cart: at most 999 of one variant") {
         "INVALID_PARAMS: at most 999 of one variant per cart");
   CHECK(At(At(f.ToolOk("manage_cart", Args(c.id, R"("action":"get")")), "cart"), "itemCount").GetInt() == 999);
 }
+
+TEST_CASE("manage_cart: at most 100 lines") {
+  McpFixture f(McpOptions{}, false);
+  AllOn(f);
+  std::string variants;
+  for (int i = 0; i < 101; ++i)
+    variants += (i ? "," : "") + std::string(R"({"id":"v)") + std::to_string(i) + R"(","price":"1.00"})";
+  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Many","variants":[)" + variants + "]}]}").ok());
+  Conversation c = f.Inbound("a big order");
+  for (int i = 0; i < 100; ++i)
+    f.ToolOk("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v)" + std::to_string(i) + "\""));
+  CHECK(f.ToolError("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v100")")) ==
+        "INVALID_PARAMS: a cart holds at most 100 lines");
+  CHECK(At(At(f.ToolOk("manage_cart", Args(c.id, R"("action":"get")")), "cart"), "items").Size() == 100);
+}
