@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "livechat/json_codec.h"
 #include "livechat/principal.h"
 #include "livechat/result.h"
+#include "livechat/sqlite_store.h"
 
 namespace livechatctl {
 namespace {
@@ -30,6 +32,15 @@ std::optional<std::string> Opt(const ParsedArgs& a, const char* name) {
 const std::string& Req(const ParsedArgs& a, const char* name) { return a.values.at(name); }
 
 bool Has(const ParsedArgs& a, const char* name) { return a.values.count(name) != 0; }
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  *out = buf.str();
+  return true;
+}
 
 std::optional<int> ParseCount(const std::string& text) {
   int v = 0;
@@ -194,12 +205,9 @@ Outcome Demo(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
-  const std::string& path = Req(a, "file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return UsageError("cannot read --file " + path);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  auto result = service.ImportCatalog(Principal::System(Req(a, "store")), buf.str());
+  std::string text;
+  if (!ReadFile(Req(a, "file"), &text)) return UsageError("cannot read --file " + Req(a, "file"));
+  auto result = service.ImportCatalog(Principal::System(Req(a, "store")), text);
   if (!result.ok()) return Failed(result.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -214,6 +222,48 @@ Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
   out += std::string("},\"sizeChart\":") + (result->sizeChart ? "true" : "false") +
          ",\"loyaltyProgram\":" + (result->loyaltyProgram ? "true" : "false") +
          ",\"settings\":" + (result->settings ? "true" : "false") + "}";
+  return Ok(out);
+}
+
+Outcome ImportLegacy(ChatService& service, const ParsedArgs& a) {
+  std::string text;
+  if (!ReadFile(Req(a, "file"), &text)) return UsageError("cannot read --file " + Req(a, "file"));
+  auto result = service.ImportLegacy(Principal::System(Req(a, "store")), text);
+  if (!result.ok()) return Failed(result.error());
+  std::string out = "{\"storeId\":";
+  livechat::AppendJsonString(out, Req(a, "store"));
+  out += ",\"imported\":" + std::to_string(result->imported) + ",\"skipped\":" + std::to_string(result->skipped) +
+         ",\"messages\":" + std::to_string(result->messages) +
+         ",\"contactsCreated\":" + std::to_string(result->contactsCreated) + "}";
+  return Ok(out);
+}
+
+Outcome Migrate(ChatService& service, const ParsedArgs& a) {
+  std::optional<std::int64_t> limit;
+  if (auto text = Opt(a, "limit")) {
+    auto n = ParseCount(*text);
+    if (!n || *n < 1) return UsageError("--limit expects a whole number >= 1");
+    limit = *n;
+  }
+  auto result = service.MigrateLegacy(Principal::System(Req(a, "store")), limit);
+  if (!result.ok()) return Failed(result.error());
+  std::string out = "{\"storeId\":";
+  livechat::AppendJsonString(out, Req(a, "store"));
+  out += ",\"migrated\":" + std::to_string(result->migrated) +
+         ",\"remaining\":" + std::to_string(result->remaining) + "}";
+  return Ok(out);
+}
+
+Outcome Backup(ChatService&, const ParsedArgs& a) {
+  const std::string& to = Req(a, "out");
+  livechat::Status st = livechat::BackupSqliteDatabase(a.db.value_or(""), to);
+  if (!st.ok()) return Failed(st.error());
+  std::error_code ec;
+  auto bytes = std::filesystem::file_size(to, ec);
+  std::string out = "{\"backup\":";
+  livechat::AppendJsonString(out, to);
+  out += ",\"bytes\":" + std::to_string(ec ? 0 : bytes) + ",\"schemaVersion\":" +
+         std::to_string(livechat::SqliteSchemaVersion()) + "}";
   return Ok(out);
 }
 
@@ -348,6 +398,18 @@ const std::vector<Command>& Commands() {
          "skills.sizeGuide|orderTracking|afterSaleSupport|humanAgentTransfer=on|off, loyaltyPartner=NAME|none"}},
        "change AI settings switches; the tool server applies them on its next request",
        SettingsSet},
+      {{"import", "legacy"},
+       {kStore, {"file", true, true, "legacy conversations JSON (format: docs/operations.md)"}},
+       "load conversations exported from the older chat system (unlisted until migrated; all or nothing)",
+       ImportLegacy},
+      {{"migrate"},
+       {kStore, {"limit", true, false, "migrate at most this many (default: all)"}},
+       "move a store's legacy conversations into the newer datastore (listed from then on)",
+       Migrate},
+      {{"backup"},
+       {{"out", true, true, "the new backup file (must not exist)"}},
+       "copy the database to a new file, consistently, while livechatd runs (SQLite online backup)",
+       Backup},
       {{"demo"},
        {{"name", true, false, "store name (default \"Demo Store\")"}},
        "create a demo store with data and a key with every permission",

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   if (const char* env = std::getenv("LIVECHAT_DB"); env != nullptr && *env != '\0') db = env;
   if (args->db) db = *args->db;
   if (db.empty()) return Emit(livechatctl::UsageError("--db must not be empty"));
+  args->db = db;  // commands that work on the file itself (backup) read it here
 
   livechat::SqliteOptions options;
   options.path = db;

@@ -193,6 +193,17 @@ struct UpdateWebhookInput {
   std::optional<std::string> url;
   std::optional<std::string> metadataJson;
 };
+// ---- Legacy conversations (livechatctl import legacy / migrate) ----
+struct LegacyImportResult {
+  std::int64_t imported = 0;         // conversations written
+  std::int64_t skipped = 0;          // already imported (same firestoreId): left as they are
+  std::int64_t messages = 0;         // messages written
+  std::int64_t contactsCreated = 0;  // new contacts (the others matched by email)
+};
+struct LegacyMigrationResult {
+  std::int64_t migrated = 0;
+  std::int64_t remaining = 0;        // still in the older datastore after this run
+};
 // ---- Store knowledge and the AI agent ----
 struct CatalogImportResult {
   std::map<std::string, std::int64_t> written;  // kind -> records written (inserted or replaced)
@@ -352,6 +363,21 @@ class ChatService {
   // The legacy endpoints' credential: a subscription's own whsec_ secret.
   // Missing: UNAUTHENTICATED; wrong: INVALID_API_KEY.
   Result<std::pair<Principal, WebhookSubscription>> AuthenticateWebhookSecret(const std::string& secret);
+
+  // ---- Legacy conversations (chat_service_legacy.cc; operator only) ----
+  // Loads an export of the older chat system (docs/operations.md, "Legacy
+  // conversations"), all or nothing: one invalid record refuses the file
+  // with INVALID_PARAMS naming it. The conversations keep their old id as
+  // firestoreId, stay out of the newer datastore (never listed; spec rule 5)
+  // and fire no webhook events: they are history, not news. A conversation
+  // whose firestoreId is already in the store is skipped, so a file can be
+  // loaded again safely.
+  Result<LegacyImportResult> ImportLegacy(const Principal& p, std::string_view json);
+  // Moves up to `limit` (all when empty) unmigrated conversations into the
+  // newer datastore, oldest import first, in transactions of `batch`, so a
+  // running server keeps answering in between. Each gets a pgConvoId and is
+  // listed from then on. No events.
+  Result<LegacyMigrationResult> MigrateLegacy(const Principal& p, std::optional<std::int64_t> limit, int batch = 500);
 
   // ---- Store knowledge and the AI agent (chat_service_knowledge.cc) ----
   // The tool server reads these; any key of the store may read knowledge

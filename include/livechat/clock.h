@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace livechat {
 
@@ -40,5 +42,9 @@ class ManualClock final : public Clock {
 
 // "2026-01-01T00:00:00.000Z" for a Unix-millisecond time.
 std::string FormatIso8601(std::int64_t unix_millis);
+// The inverse, for times read from files: "YYYY-MM-DDTHH:MM:SS" with optional
+// fractional seconds (milliseconds kept, finer digits dropped) and a zone of
+// "Z" or "+HH:MM"/"-HH:MM". Years 1970 to 9999. Anything else: empty.
+std::optional<std::int64_t> ParseIso8601(std::string_view text);
 
 }  // namespace livechat

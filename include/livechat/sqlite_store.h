@@ -27,4 +27,10 @@ Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options);
 // Schema version this build migrates to.
 int SqliteSchemaVersion();
 
+// Writes a consistent copy of the database at `path` to the new file `to`
+// (SQLite's online backup API in one step: a read transaction, so a running
+// livechatd keeps reading and writing meanwhile; the copy has no -wal file).
+// `to` must not exist: INVALID_PARAMS. Other failures: kInternal.
+Status BackupSqliteDatabase(const std::string& path, const std::string& to);
+
 }  // namespace livechat

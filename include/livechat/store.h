@@ -190,6 +190,18 @@ class StoreReader {
   // A per-store JSON document by name (AI settings, size chart, loyalty
   // program, settings areas). Empty when never written.
   virtual Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) = 0;
+  // ---- Legacy conversations (not yet in the newer datastore) ----
+  // Unmigrated conversations of a shop in rowid order (the order they were
+  // imported in), at most `limit`. A Store without legacy records keeps these
+  // defaults (kInternal).
+  virtual Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) {
+    (void)shopId, (void)limit;
+    return Error{ErrorCode::kInternal, "this store does not keep legacy conversations"};
+  }
+  virtual Result<std::int64_t> CountLegacyConversations(const std::string& shopId) {
+    (void)shopId;
+    return Error{ErrorCode::kInternal, "this store does not keep legacy conversations"};
+  }
   // ---- Storefront visitor sessions ----
   // Across shops: the token names its session. Ended sessions are found too.
   // A Store without storefront support keeps this default (kInternal).

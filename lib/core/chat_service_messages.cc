@@ -205,6 +205,24 @@ std::string CustomerCreatedData(const Customer& c) {
       .Done();
 }
 
+Customer NewContact(Random& random, const std::string& shopId, const std::optional<std::string>& name,
+                    const std::optional<std::string>& email, const std::optional<std::string>& phone, Millis now) {
+  Customer c;
+  c.id = random.Uuid();
+  c.shopId = shopId;
+  c.name = name;
+  if (name) {
+    auto space = name->find(' ');
+    c.firstName = name->substr(0, space);
+    if (space != std::string::npos) c.lastName = name->substr(space + 1);
+  }
+  c.email = email;
+  c.phone = phone;
+  c.type = (email && !email->empty()) ? "guest" : "anonymous";
+  c.createdAt = now;
+  return c;
+}
+
 Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::string& shopId,
                                     const InboundMessageInput& in, Millis now) {
   LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(shopId));
@@ -229,20 +247,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   }
   bool newCustomer = false;
   if (!customer) {
-    Customer c;
-    c.id = random.Uuid();
-    c.shopId = shopId;
-    c.name = in.customerName;
-    if (in.customerName) {
-      auto space = in.customerName->find(' ');
-      c.firstName = in.customerName->substr(0, space);
-      if (space != std::string::npos) c.lastName = in.customerName->substr(space + 1);
-    }
-    c.email = in.customerEmail;
-    c.phone = in.customerPhone;
-    c.type = (in.customerEmail && !in.customerEmail->empty()) ? "guest" : "anonymous";
-    c.createdAt = now;
-    customer = std::move(c);
+    customer = NewContact(random, shopId, in.customerName, in.customerEmail, in.customerPhone, now);
     newCustomer = true;
   }
   AddUnique(customer->channels, in.channel);

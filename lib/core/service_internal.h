@@ -62,6 +62,11 @@ Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId,
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field);
 
+// A new contact of a shop as a channel first sees it: the name split at its
+// first space, `guest` with an email, else `anonymous`.
+Customer NewContact(Random& random, const std::string& shopId, const std::optional<std::string>& name,
+                    const std::optional<std::string>& email, const std::optional<std::string>& phone, Millis now);
+
 std::string MessageEventData(const Message& m);
 // The customer.created event's data.
 std::string CustomerCreatedData(const Customer& c);

@@ -22,8 +22,10 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what versions 6 (store knowledge) and 7 (visitor sessions) added.
+// Removes what versions 6 (store knowledge), 7 (visitor sessions) and later
+// added: each later migration adds its undo here.
 constexpr const char* kUndoV6 =
+    "DROP INDEX conversations_legacy; "
     "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
     "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 

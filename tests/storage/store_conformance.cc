@@ -336,6 +336,52 @@ STORE_TEST("conversations: legacy records are found but never listed and have no
   CHECK(ListIds(s, q) == std::vector<std::string>{"c-new"});
 }
 
+STORE_TEST("conversations: legacy records in import order, counted per shop, and migrated by an update") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  std::vector<Conversation> legacy;
+  for (const char* id : {"l-b", "l-a", "l-c"}) {
+    Conversation c = MakeConversation(kShopA, id, 100);
+    c.inNewDatastore = false;
+    c.firestoreId = std::string("fs-") + id;
+    legacy.push_back(c);
+  }
+  Conversation other = MakeConversation(kShopB, "l-other", 100);
+  other.inNewDatastore = false;
+  Conversation listed = MakeConversation(kShopA, "c-new", 1000);
+  Put(s, [&](StoreWriter& w) -> Status {
+    for (Conversation& c : legacy) LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    LC_RETURN_IF_ERROR(w.InsertConversation(other));
+    return w.InsertConversation(listed);
+  });
+  auto ids = [&](int limit) {
+    std::vector<std::string> out;
+    for (const auto& c : Get(s, [&](StoreReader& r) { return r.ListLegacyConversations(kShopA, limit); }))
+      out.push_back(c.id);
+    return out;
+  };
+  CHECK(ids(10) == std::vector<std::string>{"l-b", "l-a", "l-c"});  // insertion order, not id order
+  CHECK(ids(2) == std::vector<std::string>{"l-b", "l-a"});
+  CHECK(ids(0).empty());
+  CHECK(Get(s, [&](StoreReader& r) { return r.CountLegacyConversations(kShopA); }) == 3);
+  CHECK(Get(s, [&](StoreReader& r) { return r.CountLegacyConversations(kShopB); }) == 1);
+  CHECK(Get(s, [&](StoreReader& r) { return r.CountLegacyConversations("no-such-shop"); }) == 0);
+
+  Conversation moved = legacy[1];
+  moved.inNewDatastore = true;
+  Put(s, [&](StoreWriter& w) -> Status {
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(moved));
+    return ok ? Status::Ok() : Status(Error{ErrorCode::kInternal, "no row"});
+  });
+  CHECK(ids(10) == std::vector<std::string>{"l-b", "l-c"});
+  CHECK(Get(s, [&](StoreReader& r) { return r.CountLegacyConversations(kShopA); }) == 2);
+  auto got = Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "l-a"); });
+  REQUIRE(got.has_value());
+  CHECK(got->inNewDatastore);
+  REQUIRE(got->pgConvoId.has_value());
+  CHECK(ListIds(s, Query(kShopA)) == std::vector<std::string>{"c-new", "l-a"});
+}
+
 STORE_TEST("conversations: UpdateConversation writes every column except tags") {
   StoreFixture fx;
   Store& s = fx.store();

@@ -741,6 +741,24 @@ Result<std::vector<Conversation>> SqliteQueries::ListConversations(const Convers
   return FetchAll<Conversation>(st, ReadConversation);
 }
 
+// Both spell `in_new_datastore = 0` literally for the partial index
+// conversations_legacy (migration 11).
+Result<std::vector<Conversation>> SqliteQueries::ListLegacyConversations(const std::string& shopId, int limit) {
+  if (limit <= 0) return std::vector<Conversation>();
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(kConversations.Select() +
+                                                  "WHERE shop_id = ?1 AND in_new_datastore = 0 ORDER BY rid LIMIT ?2"));
+  st.Add(shopId).Add(static_cast<std::int64_t>(limit));
+  return FetchAll<Conversation>(st, ReadConversation);
+}
+
+Result<std::int64_t> SqliteQueries::CountLegacyConversations(const std::string& shopId) {
+  LC_ASSIGN_OR_RETURN(Statement st,
+                      conn_.Prepare("SELECT count(*) FROM conversations WHERE shop_id = ?1 AND in_new_datastore = 0"));
+  st.Add(shopId);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  return row ? st.Int(0) : 0;
+}
+
 Status SqliteQueries::InsertConversation(Conversation& c) {
   std::optional<std::int64_t> rid = c.pgConvoId;
   if (!rid) {

@@ -24,6 +24,8 @@ class SqliteQueries final : public StoreWriter {
   Result<std::int64_t> CountCustomers(const std::string& shopId) override;
   Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
   Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
+  Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override;
+  Result<std::int64_t> CountLegacyConversations(const std::string& shopId) override;
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
   Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
                                             const std::string& idOrSeq) override;

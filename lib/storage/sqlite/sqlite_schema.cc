@@ -434,7 +434,13 @@ CREATE TABLE visitor_sessions (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations{{
+// Migration 11: `livechatctl migrate` walks a shop's unmigrated
+// conversations; without this index that is a scan of all its conversations.
+constexpr const char* kSchemaLegacyIndex = R"sql(
+CREATE INDEX conversations_legacy ON conversations(shop_id, rid) WHERE in_new_datastore = 0;
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -442,6 +448,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {5, kSchemaV5},
     {6, kSchemaV6},
     {7, kSchemaStorefrontSessions},
+    {11, kSchemaLegacyIndex},
 }};
 
 }  // namespace
