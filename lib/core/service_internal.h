@@ -62,7 +62,9 @@ Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId,
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field);
 
-std::string MessageEventData(const Message& m);
+// A message with attachments adds contentType and files (`filesJson`: the
+// entries with their URLs; the message's own when null).
+std::string MessageEventData(const Message& m, const std::string* filesJson = nullptr);
 // The customer.created event's data.
 std::string CustomerCreatedData(const Customer& c);
 

@@ -22,9 +22,11 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what versions 6 (store knowledge) and 7 (visitor sessions) added.
+// Removes what version 9 (uploaded files) added.
+constexpr const char* kUndoV9 = "DROP TABLE files; PRAGMA user_version = 7;";
+// Removes what versions 6 (store knowledge), 7 (visitor sessions) and 9 (files) added.
 constexpr const char* kUndoV6 =
-    "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
+    "DROP TABLE files; DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
     "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 
 // Puts the file back to schema version 4 (before the customer counters).
@@ -92,6 +94,30 @@ TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge
   auto hits = Get(*s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping"}, 5); });
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].item.id == "k1");
+}
+
+TEST_CASE("sqlite migration 9: a version 7 file gains the files table and keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate9.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop("shop-a")); });
+  }
+  Exec(options.path, kUndoV9);
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(*s, [&](StoreReader& r) { return r.GetShop("shop-a"); }).has_value());
+  FileRecord f;
+  f.id = "f1";
+  f.shopId = "shop-a";
+  f.kind = "logo";
+  f.name = "logo.png";
+  f.size = 3;
+  f.contentType = "image/png";
+  f.sha256 = "00";
+  f.uploaderType = "operator";
+  Put(*s, [&](StoreWriter& w) { return w.InsertFile(f); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.FindFileById("f1"); }).has_value());
 }
 
 }  // namespace livechat::testing
