@@ -18,6 +18,7 @@ namespace {
 
 using livechat::ChatService;
 using livechat::Principal;
+using livechat::Status;
 
 Outcome Ok(std::string json) { return Outcome{0, std::move(json)}; }
 
@@ -202,6 +203,85 @@ Outcome Demo(ChatService& service, const ParsedArgs& a) {
   auto shop = service.GetShop(created->key.shopId);
   if (!shop.ok()) return Failed(shop.error());
   return Ok("{\"shop\":" + livechat::ToJson(*shop) + ",\"key\":" + CreatedKeyJson(*created) + "}");
+}
+
+std::optional<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+// The file name's extension as the type ChatService then checks against the bytes.
+std::string GuessType(const std::string& path) {
+  auto dot = path.rfind('.');
+  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == "png") return "image/png";
+  if (ext == "jpg" || ext == "jpeg") return "image/jpeg";
+  if (ext == "gif") return "image/gif";
+  if (ext == "webp") return "image/webp";
+  if (ext == "csv") return "text/csv";
+  return "";
+}
+
+Outcome CustomersImport(ChatService& service, const ParsedArgs& a) {
+  const std::string& path = Req(a, "file");
+  auto bytes = ReadWholeFile(path);
+  if (!bytes) return UsageError("cannot read --file " + path);
+  livechat::FileUpload in;
+  in.kind = "import";
+  in.name = path;
+  in.contentType = "text/csv";
+  in.bytes = std::move(*bytes);
+  auto result = service.ImportCustomersCsv(Principal::System(Req(a, "store")), in);
+  if (!result.ok()) return Failed(result.error());
+  return Ok("{\"rows\":" + std::to_string(result->rows) + ",\"created\":" + std::to_string(result->created) +
+            ",\"updated\":" + std::to_string(result->updated) + ",\"file\":" + livechat::ToJson(result->file) + "}");
+}
+
+Outcome FilesUpload(ChatService& service, const ParsedArgs& a) {
+  const std::string& path = Req(a, "file");
+  auto bytes = ReadWholeFile(path);
+  if (!bytes) return UsageError("cannot read --file " + path);
+  livechat::FileUpload in;
+  in.kind = Req(a, "kind");
+  in.name = path;
+  in.contentType = Opt(a, "type").value_or(GuessType(path));
+  in.memberId = Opt(a, "member");
+  in.bytes = std::move(*bytes);
+  auto file = service.UploadFile(Principal::System(Req(a, "store")), in);
+  if (!file.ok()) return Failed(file.error());
+  std::string json = livechat::ToJson(*file);
+  json.pop_back();
+  json += ",\"url\":";
+  livechat::AppendJsonString(json, service.FileUrl(*file, 0));
+  return Ok(json + "}");
+}
+
+Outcome FilesList(ChatService& service, const ParsedArgs& a) {
+  auto files = service.ListFiles(Principal::System(Req(a, "store")), Req(a, "kind"));
+  if (!files.ok()) return Failed(files.error());
+  std::vector<std::string> items;
+  for (const auto& f : *files) items.push_back(livechat::ToJson(f));
+  return Ok(JoinArray(items));
+}
+
+Outcome FilesDelete(ChatService& service, const ParsedArgs& a) {
+  Status st = service.DeleteFile(Principal::System(Req(a, "store")), Req(a, "id"));
+  if (!st.ok()) return Failed(st.error());
+  std::string out = "{\"id\":";
+  livechat::AppendJsonString(out, Req(a, "id"));
+  return Ok(out + ",\"deleted\":true}");
+}
+
+Outcome FilesPurge(ChatService& service, const ParsedArgs& a) {
+  Status st = service.PurgeShopUploads(Req(a, "store"));
+  if (!st.ok()) return Failed(st.error());
+  std::string out = "{\"storeId\":";
+  livechat::AppendJsonString(out, Req(a, "store"));
+  return Ok(out + ",\"purged\":[\"import\",\"logo\",\"avatar\",\"icon\"]}");
 }
 
 Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
@@ -390,6 +470,25 @@ const std::vector<Command>& Commands() {
        "load products, FAQs, collections, discounts, orders, knowledge, size chart and loyalty (upsert by id; all "
        "or nothing)",
        CatalogImport},
+      {{"customers", "import"},
+       {kStore, {"file", true, true, "CSV file with a header row (columns: docs/operations.md, \"Contact import\")"}},
+       "import contacts from CSV (an existing email is updated; all or nothing); the file is kept as an import",
+       CustomersImport},
+      {{"files", "upload"},
+       {kStore,
+        {"kind", true, true, "logo|icon|avatar"},
+        {"file", true, true, "PNG, JPEG, GIF or WebP image, up to 2 MiB"},
+        {"type", true, false, "content type (default: from the file name's extension)"},
+        {"member", true, false, "member id (avatar)"}},
+       "upload a logo or icon (the widget settings point at it) or a member's avatar; prints the file and its URL",
+       FilesUpload},
+      {{"files", "list"}, {kStore, {"kind", true, true, "import|logo|avatar|icon|attachment"}},
+       "list a store's files of one kind", FilesList},
+      {{"files", "delete"}, {kStore, {"id", true, true, "file id"}},
+       "delete a logo, icon, avatar or import (attachments are conversation history)", FilesDelete},
+      {{"files", "purge"}, {kStore},
+       "delete every contact import, logo, avatar and icon of the store (shop redact); attachments stay",
+       FilesPurge},
       {{"settings", "show"}, {kStore}, "print the AI settings (the tool server's switches)", SettingsShow},
       {{"settings", "set"},
        {kStore,

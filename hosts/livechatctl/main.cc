@@ -8,6 +8,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
 #include "livechat/sqlite_store.h"
 
@@ -64,6 +65,18 @@ int main(int argc, char** argv) {
 
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = store->get();
+  // The files directory is livechatd's (LIVECHAT_FILES_DIR, else DB.files),
+  // opened (and created) only by the commands that handle files.
+  std::unique_ptr<livechat::BlobStore> blobs;
+  if (args->words[0] == "files" || args->words[0] == "customers") {
+    std::string dir = db + ".files";
+    if (const char* env = std::getenv("LIVECHAT_FILES_DIR"); env != nullptr && *env != '\0') dir = env;
+    auto opened = livechat::OpenLocalDirBlobStore(dir);
+    if (!opened.ok()) return Emit({1, livechatctl::ErrorJson("INTERNAL", opened.error().message)});
+    blobs = std::move(opened).value();
+    serviceOptions.blobs = blobs.get();
+  }
+  if (const char* env = std::getenv("LIVECHAT_PUBLIC_URL"); env != nullptr) serviceOptions.fileBaseUrl = env;
   livechat::ChatService service(serviceOptions);
   return Emit(command->run(service, *args));
 }

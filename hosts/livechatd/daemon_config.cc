@@ -265,6 +265,27 @@ std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyFilesDir(DaemonConfig& c, const std::string& v) {
+  if (v.empty()) return "expects a directory path";
+  c.filesDir = v;
+  return "";
+}
+
+std::string ApplyFileUrlSecret(DaemonConfig& c, const std::string& v) {
+  // A short secret makes signed URLs guessable in practice.
+  if (v.size() < 32) return "expects at least 32 characters (e.g. openssl rand -hex 32)";
+  c.fileUrlSecret = v;
+  return "";
+}
+
+std::string ApplyPublicUrl(DaemonConfig& c, const std::string& v) {
+  const bool scheme = v.rfind("https://", 0) == 0 || v.rfind("http://", 0) == 0;
+  if (!scheme || v.back() == '/' || v.find('?') != std::string::npos || v.find('#') != std::string::npos)
+    return "expects a base URL like https://chat.example.com (no trailing slash), got \"" + v + "\"";
+  c.publicUrl = v;
+  return "";
+}
+
 const FlagSpec kFlags[] = {
     {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
@@ -330,6 +351,17 @@ const FlagSpec kFlags[] = {
      "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
      "threads the REST API needs",
      false, ApplyStorefrontWaiters},
+    {"files-dir", "DIR", "DB_PATH.files",
+     "directory of uploaded files (attachments, logos, avatars, icons, contact imports); back it up with the "
+     "database",
+     false, ApplyFilesDir},
+    {"file-url-secret", "SECRET", "DIR/.url-secret",
+     "signs attachment URLs (HMAC-SHA256); every livechatd on one database needs the same; at least 32 "
+     "characters",
+     false, ApplyFileUrlSecret},
+    {"public-url", "URL", "none",
+     "base of the file URLs in reads and webhooks (https://chat.example.com); none: root-relative /files/...",
+     false, ApplyPublicUrl},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {

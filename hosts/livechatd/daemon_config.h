@@ -53,6 +53,13 @@ struct DaemonConfig {
   int storefrontPort = -1;    // -1: the storefront is served on --listen
   int storefrontThreads = 0;  // 0: DefaultThreadCount()
   int storefrontSessionsPerIp = 30;  // new visitor sessions per minute per source IP
+  // Uploaded files (docs/operations.md, "Files"): where their bytes live
+  // (empty: DB_PATH.files beside the database), the secret that signs
+  // attachment URLs (empty: DIR/.url-secret, created on first start), and the
+  // public base of file URLs in reads (empty: root-relative /files/...).
+  std::string filesDir;
+  std::string fileUrlSecret;
+  std::string publicUrl;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

@@ -8,6 +8,7 @@
 
 #include <httplib.h>
 
+#include "livechat/file_server.h"
 #include "livechat/graphql_api.h"
 #include "livechat/mcp.h"
 #include "livechat/rest.h"
@@ -23,6 +24,8 @@ struct BridgeOptions {
   Observability obs;  // request metrics, /readyz, /openapi.json
   // The tool server at /mcp; null: not served on this listener.
   livechat::McpServer* mcp = nullptr;
+  // Downloads at /files/{fileId}; null: not served on this listener.
+  livechat::FileServer* files = nullptr;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked), a catch-all route for every method, the error and

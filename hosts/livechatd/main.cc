@@ -1,8 +1,10 @@
 // livechatd: the standalone server. Flags and environment in, one SQLite
 // store, the REST adapter behind cpp-httplib, the webhook dispatcher on its
 // own threads, graceful stop on SIGTERM/SIGINT.
+#include <fcntl.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,7 +23,9 @@
 #include "demo_store.h"
 #include "http_bridge.h"
 #include "https_webhook_transport.h"
+#include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
+#include "livechat/file_server.h"
 #include "livechat/clock.h"
 #include "livechat/mcp.h"
 #include "livechat/metrics.h"
@@ -150,6 +154,38 @@ class SecondListener {
   std::thread thread_;
 };
 
+// The attachment-URL secret kept beside the files, made on first start:
+// every livechatd on the same files directory then signs alike. Written to a
+// temporary and linked into place, so two first starts agree on one secret.
+std::optional<std::string> LoadOrCreateUrlSecret(const std::string& dir, std::string* error) {
+  const std::string path = dir + "/.url-secret";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      char buf[256];
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      ::close(fd);
+      std::string secret(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+      while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+      if (secret.size() >= 32) return secret;
+      *error = path + " holds fewer than 32 characters; delete it to make a new one";
+      return std::nullopt;
+    }
+    const std::string secret = livechat::Random::Default()->Hex(32);
+    const std::string tmp = path + ".tmp-" + livechat::Random::Default()->Hex(6);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) break;
+    bool ok = ::write(fd, secret.data(), secret.size()) == static_cast<ssize_t>(secret.size()) && ::fsync(fd) == 0;
+    ::close(fd);
+    bool linked = ok && ::link(tmp.c_str(), path.c_str()) == 0;
+    ::unlink(tmp.c_str());
+    if (linked) return secret;
+    // Another process made it first: read theirs.
+  }
+  *error = "cannot create " + path;
+  return std::nullopt;
+}
+
 int Fail(const std::string& message, int code) {
   std::fprintf(stderr, "livechatd: %s\n", message.c_str());
   return code;
@@ -204,6 +240,18 @@ int main(int argc, char** argv) {
   if (!opened.ok()) return Fail("cannot open database " + cfg.dbPath + ": " + opened.error().message, 1);
   std::unique_ptr<livechat::Store> store = std::move(opened).value();
 
+  const std::string filesDir = cfg.filesDir.empty() ? cfg.dbPath + ".files" : cfg.filesDir;
+  auto blobsOpened = livechat::OpenLocalDirBlobStore(filesDir);
+  if (!blobsOpened.ok()) return Fail(blobsOpened.error().message + " (--files-dir)", 1);
+  std::unique_ptr<livechat::BlobStore> blobs = std::move(blobsOpened).value();
+  std::string fileUrlSecret = cfg.fileUrlSecret;
+  if (fileUrlSecret.empty()) {
+    std::string error;
+    auto secret = LoadOrCreateUrlSecret(filesDir, &error);
+    if (!secret) return Fail(error + " (--file-url-secret)", 1);
+    fileUrlSecret = *secret;
+  }
+
   livechat::DispatcherOptions dispatcherOptions;
   dispatcherOptions.store = store.get();
   dispatcherOptions.transport = transport.get();
@@ -226,6 +274,9 @@ int main(int argc, char** argv) {
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
   serviceOptions.metrics = &metrics;
+  serviceOptions.blobs = blobs.get();
+  serviceOptions.fileUrlSecret = fileUrlSecret;
+  serviceOptions.fileBaseUrl = cfg.publicUrl;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
 
   std::optional<livechatd::DemoStore> demo;
@@ -261,6 +312,15 @@ int main(int argc, char** argv) {
   storefrontOptions.maxWaiters =
       cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, (storefrontApart ? storefrontThreads : httpThreads) / 4);
   auto storefront = std::make_unique<livechat::StorefrontApi>(*service, storefrontOptions);
+  auto files = std::make_unique<livechat::FileServer>(*service);
+  // Uploads (widget attachments, logos, imports) are bodies larger than
+  // --max-body; each adapter still refuses what is over its own limit.
+  const std::size_t transportMaxBody =
+      std::max<std::size_t>(cfg.maxBodyBytes,
+                            static_cast<std::size_t>(std::max({serviceOptions.limits.attachmentMaxBytes,
+                                                                serviceOptions.limits.imageMaxBytes,
+                                                                serviceOptions.limits.importMaxBytes}))) +
+      kTransportBodyHeadroom;
 
   int port = 0;
   {
@@ -277,8 +337,9 @@ int main(int argc, char** argv) {
     obs.metrics = &metrics;
     obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
     livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
-    livechatd::BridgeOptions mainOptions{cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs};
+    livechatd::BridgeOptions mainOptions{cfg.accessLog, transportMaxBody, obs};
     mainOptions.mcp = mcp.get();
+    mainOptions.files = files.get();
     mainOptions.obs.serveOpenApi = true;
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
 
@@ -299,8 +360,9 @@ int main(int argc, char** argv) {
     if (storefrontApart) {
       TuneServer(storefrontListener.server, storefrontThreads);
       livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
-      livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store,
-                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
+      livechatd::BridgeOptions storefrontBridge{cfg.accessLog, transportMaxBody, obs};
+      storefrontBridge.files = files.get();  // the widget shows attachments and logos from its own origin
+      livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store, storefrontBridge);
       int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);
       if (sport < 0)
         return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) + " (storefront)", 1);
@@ -350,10 +412,12 @@ int main(int argc, char** argv) {
   mcp.reset();
   graphql.reset();
   storefront.reset();
+  files.reset();
   service.reset();
   dispatcher.reset();
   transport.reset();
   store.reset();
+  blobs.reset();
   std::fprintf(stderr, "livechatd: stopped\n");
   return 0;
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "livechat/address_policy.h"
+#include "livechat/blob_store.h"
 #include "livechat/channel_sender.h"
 #include "livechat/clock.h"
 #include "livechat/knowledge.h"
@@ -57,6 +58,13 @@ struct Limits {
   std::size_t webhookMetadataMax = 2048;          // bytes, serialized
   int webhookAttemptsKept = 50;                   // attempt log per subscription
   int visitorSessionsPerIp = 30;                  // new storefront sessions per window per source IP
+  // Uploaded files (docs/operations.md, "Files"). Bytes, inclusive: N is accepted, N + 1 refused.
+  std::int64_t attachmentMaxBytes = 10 * 1024 * 1024;  // widget attachments
+  std::int64_t imageMaxBytes = 2 * 1024 * 1024;        // logos, avatars, icons
+  std::int64_t importMaxBytes = 5 * 1024 * 1024;       // contact import CSV files
+  int importRowsMax = 10'000;                          // data rows of one contact import (header not counted)
+  Millis fileUrlTtlMillis = 3600 * 1000;               // a signed attachment URL in a read
+  Millis webhookFileUrlTtlMillis = 24 * 3600 * 1000;   // ... in a webhook payload (outlives the retry ladder)
 };
 
 struct ServiceOptions {
@@ -71,6 +79,16 @@ struct ServiceOptions {
   std::function<void()> onEventsQueued;
   Limits limits;
   MetricsRegistry* metrics = nullptr;    // null: nothing counted; not owned
+  // Where uploaded files' bytes live; null: every upload is refused (INTERNAL,
+  // "uploads are not configured"). Not owned.
+  BlobStore* blobs = nullptr;
+  // Signs attachment URLs (HMAC-SHA256). Every process serving the same
+  // database needs the same one; empty: a random secret for this instance
+  // (its URLs stop working when it exits).
+  std::string fileUrlSecret;
+  // Prefix of the file URLs in reads ("https://chat.example.com"); empty:
+  // URLs are root-relative ("/files/{id}").
+  std::string fileBaseUrl;
 };
 
 template <typename T>
@@ -162,6 +180,12 @@ struct InboundMessageInput {
   std::optional<std::string> conversationId;    // continue this one; else start a new one
   bool legacy = false;                          // create as an unmigrated older-datastore record
   std::optional<std::string> customerId;        // this contact (storefront sessions); else by email, else new
+  // A message with attachments: contentType "file", `filesJson` the stored
+  // entries ({id, name, size, contentType}); `eventFilesJson` the same with
+  // their URLs, for the message.created payload.
+  std::string contentType = "text";
+  std::string filesJson = "[]";
+  std::optional<std::string> eventFilesJson;
 };
 struct SeedInput {
   int conversations = 0;
@@ -228,6 +252,32 @@ struct LoginResult {
   std::string token;  // cookie value, returned once
   AdminSession session;
   Member member;
+};
+
+// ---- Uploaded files (chat_service_files.cc) ----
+struct FileUpload {
+  std::string kind;         // import | logo | avatar | icon | attachment
+  std::string name;         // the uploader's file name; a path is cut to its last part, controls dropped
+  std::string contentType;  // as declared; must be allowed for the kind and match the bytes' magic
+  std::string bytes;
+  std::optional<std::string> memberId;  // avatar: whose (operator); an admin session's is its own
+};
+struct FileContent {
+  FileRecord file;
+  std::string bytes;
+};
+// How a download proves its right to a file: a credential (already
+// authenticated, any store's) and/or a signed URL's query values.
+struct FileAccess {
+  std::optional<Principal> principal;
+  std::optional<std::string> expires;    // Unix seconds
+  std::optional<std::string> signature;  // lowercase hex HMAC-SHA256
+};
+struct CsvImportResult {
+  FileRecord file;           // the CSV, kept as a contact import
+  std::int64_t rows = 0;     // data rows read
+  std::int64_t created = 0;  // new contacts
+  std::int64_t updated = 0;  // existing contacts (same email) updated
 };
 
 // ---- Storefront visitor inputs and outputs (chat_service_storefront.cc) ----
@@ -436,6 +486,43 @@ class ChatService {
   // The AI playground's test conversations (channel "playground"), newest
   // activity first. `limit` >= 1 with no maximum (spec: list_conversations).
   Result<std::vector<Conversation>> ListPlaygroundConversations(const Principal& p, std::int64_t limit);
+  // ---- Uploaded files (chat_service_files.cc; docs/operations.md "Files") ----
+  // Every upload is checked before anything is stored: size against the
+  // kind's limit (PAYLOAD_TOO_LARGE naming it), declared type allowed for the
+  // kind and matching the bytes (INVALID_PARAMS naming the allowed types).
+  //
+  // A logo, icon or avatar ("Manage widget settings" for logo and icon; an
+  // admin session for its own avatar, the operator for any member's). The
+  // widget settings' logoUrl / iconUrl, or the member's avatarUrl, then point
+  // at the file's URL. Imports and attachments have calls of their own.
+  Result<FileRecord> UploadFile(const Principal& p, const FileUpload& in);
+  // The shop's files of one kind, oldest first (operator and admin sessions).
+  Result<std::vector<FileRecord>> ListFiles(const Principal& p, const std::string& kind);
+  // Logos, icons, avatars and imports; an attachment is conversation history
+  // (CONFLICT). Operator and admin sessions.
+  Status DeleteFile(const Principal& p, const std::string& fileId);
+  // A download. Logos, icons and avatars are public. An attachment needs a
+  // credential of its store that may read conversations, or an unexpired
+  // URL signature; an import a credential of its store that may read
+  // customers. Missing, another store's, no right at all, or a bad
+  // signature: NOT_FOUND (one answer for all). A valid but expired signature:
+  // FORBIDDEN saying so. A store credential without the permission: FORBIDDEN.
+  Result<FileContent> OpenFile(const std::string& fileId, const FileAccess& access);
+  // The URL of a file as reads show it: public kinds plain, the others signed
+  // until `expiresAt`.
+  std::string FileUrl(const FileRecord& f, Millis expiresAt) const;
+  // Shop redact (spec rule 8): deletes the store's contact imports, logos,
+  // avatars and icons, records and bytes. Widget attachments stay: they are
+  // conversation history, which redaction keeps. Idempotent. Operator only
+  // (no principal: the platform request names the shop).
+  Status PurgeShopUploads(const std::string& shopId);
+  // Contact import (operator or admin session): a CSV with a header row
+  // (docs/operations.md, "Contact import"), RFC 4180 quoting. All or nothing:
+  // the first bad cell refuses the file with INVALID_PARAMS naming its row
+  // and column. A row whose email matches a contact updates it (non-empty
+  // cells only); the others create contacts. The CSV is kept as an import.
+  Result<CsvImportResult> ImportCustomersCsv(const Principal& p, const FileUpload& in);
+
   // ---- Storefront (the widget's API; chat_service_storefront.cc) ----
   // No credential but the store's public App ID, on any plan (spec). A
   // visitor's calls act only on its own session's contact and conversation.
@@ -454,6 +541,11 @@ class ChatService {
   // message.created; page views and conversation attributes set before it
   // are written to the new conversation in the same transaction.
   Result<Message> VisitorSendMessage(const VisitorSession& s, const std::string& text);
+  // An attachment from the widget, sent as a message (contentType "file",
+  // the file in `files`; text: the caption, or the file name without one),
+  // exactly like VisitorSendMessage otherwise. Limits as UploadFile's.
+  Result<Message> VisitorSendFile(const VisitorSession& s, const FileUpload& in,
+                                  const std::optional<std::string>& caption);
   // Stored as the typing row of member id "customer"; no conversation yet: nothing to show, OK.
   Status VisitorSetTyping(const VisitorSession& s, bool active);
   // Creates the contact when the session has none (an existing contact with
@@ -494,6 +586,12 @@ class ChatService {
   Counter* refusedByKey_ = nullptr;
 
   void NotifyEventsQueued();
+  // Adds each file entry's `url` (signed until `expiresAt` where needed).
+  void AddFileUrls(Message& m, Millis expiresAt) const;
+  void AddFileUrls(std::vector<Message>& ms) const;
+  Result<FileRecord> CheckUpload(const Principal* p, const std::string& uploaderType,
+                                 const std::optional<std::string>& uploaderId, const FileUpload& in) const;
+  std::string fileUrlSecret_;
   void NotifyConversationChanged(const std::string& conversationId);
   std::mutex observerMu_;
   std::shared_ptr<const std::function<void(const std::string&)>> observer_;

@@ -27,6 +27,8 @@ std::string ToJson(const Attribute& a);
 std::string ToJson(const BrowsedPage& p);
 std::string ToJson(const Summary& s);
 std::string ToJson(const TagCount& t);
+// An uploaded file's record (without its URL, which depends on who asks).
+std::string ToJson(const FileRecord& f);
 std::string ToJson(const TypingState& t);
 // An API key's public view (never the secret or its hash).
 std::string ToJson(const ApiKey& k);

@@ -293,4 +293,21 @@ struct VisitorSession {
   std::optional<Millis> endedAt;              // logout / session:reset: the token no longer works
 };
 
+// An uploaded file's record; its bytes are in the BlobStore under
+// "<shopId>/<kind>/<id>" (livechat/blob_store.h).
+struct FileRecord {
+  std::string id;                              // UUID; also the public URL's path segment
+  std::string shopId;
+  std::string kind;                            // import | logo | avatar | icon | attachment
+  std::string name;                            // the uploader's file name, cleaned (no path, no controls)
+  std::int64_t size = 0;                       // bytes
+  std::string contentType;                     // the detected type (magic bytes), e.g. image/png
+  std::string sha256;                          // lowercase hex of the bytes
+  Millis createdAt = 0;
+  std::optional<std::string> conversationId;   // attachments: Conversation::id
+  std::optional<std::string> messageId;        // attachments: Message::id
+  std::string uploaderType;                    // visitor | member | apiKey | operator
+  std::optional<std::string> uploaderId;       // session id, member id or key id
+};
+
 }  // namespace livechat

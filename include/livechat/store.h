@@ -209,6 +209,23 @@ class StoreReader {
     (void)tokenHash;
     return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
   }
+  // ---- Uploaded files' records (the bytes are in the BlobStore) ----
+  // Stores without files keep these defaults (kInternal).
+  virtual Result<std::optional<FileRecord>> GetFile(const std::string& shopId, const std::string& fileId) {
+    (void)shopId, (void)fileId;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
+  // Across shops: a file's public URL names only its id. The caller decides
+  // whether the asker may see a file of that shop.
+  virtual Result<std::optional<FileRecord>> FindFileById(const std::string& fileId) {
+    (void)fileId;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
+  // A shop's files of one kind, oldest first (createdAt, then id).
+  virtual Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) {
+    (void)shopId, (void)kind;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
 };
 
 class StoreWriter : public StoreReader {
@@ -297,6 +314,20 @@ class StoreWriter : public StoreReader {
   virtual Result<bool> UpdateVisitorSession(const VisitorSession& s) {
     (void)s;
     return Error{ErrorCode::kInternal, "this store does not keep storefront sessions"};
+  }
+  // ---- Uploaded files' records (defaults: kInternal, as above) ----
+  virtual Status InsertFile(const FileRecord& f) {
+    (void)f;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
+  virtual Result<bool> DeleteFile(const std::string& shopId, const std::string& fileId) {
+    (void)shopId, (void)fileId;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
+  // Removes the shop's records of one kind; returns how many.
+  virtual Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) {
+    (void)shopId, (void)kind;
+    return Error{ErrorCode::kInternal, "this store does not keep files"};
   }
 };
 

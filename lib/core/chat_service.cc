@@ -23,6 +23,7 @@ ChatService::ChatService(ServiceOptions options)
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
       resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
       limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {
+  fileUrlSecret_ = options_.fileUrlSecret.empty() ? random_->Hex(32) : options_.fileUrlSecret;
   if (options_.metrics) {
     refusedByIp_ =
         &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "ip"}});

@@ -60,7 +60,10 @@ const std::vector<Area>& Areas() {
         {"position", FieldType::kEnum, 0, {"left", "right"}},
         {"greeting", FieldType::kText, 200},
         {"launcherText", FieldType::kText, 50},
-        {"showOnMobile", FieldType::kBool}},
+        {"showOnMobile", FieldType::kBool},
+        // Set by a logo / icon upload (UploadFile) to the file's URL; no default.
+        {"logoUrl", FieldType::kText, 2048},
+        {"iconUrl", FieldType::kText, 2048}},
        R"({"primaryColor":"#1f6feb","position":"right","greeting":"Hi! How can we help?","launcherText":"Chat with us","showOnMobile":true})"},
       {"assistant",
        {{"assistantName", FieldType::kText, 50},

@@ -72,18 +72,21 @@ Result<Page<Message>> ChatService::ListMessages(const Principal& p, const std::s
     rows.resize(static_cast<std::size_t>(limit));
     out.nextCursor = EncodeMessageCursor(rows.back().seq);
   }
+  AddFileUrls(rows);
   out.items = std::move(rows);
   return out;
 }
 
 Result<Message> ChatService::GetMessage(const Principal& p, const std::string& id, const std::string& messageId) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  return ReadValue<Message>(store(), [&](StoreReader& r) -> Result<Message> {
+  LC_ASSIGN_OR_RETURN(Message m, ReadValue<Message>(store(), [&](StoreReader& r) -> Result<Message> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-    LC_ASSIGN_OR_RETURN(auto m, r.GetMessage(p.shopId, c.id, messageId));
-    if (!m) return NotFound("message");
-    return std::move(*m);
-  });
+    LC_ASSIGN_OR_RETURN(auto found, r.GetMessage(p.shopId, c.id, messageId));
+    if (!found) return NotFound("message");
+    return std::move(*found);
+  }));
+  AddFileUrls(m, clock_->NowMillis() + limits().fileUrlTtlMillis);
+  return m;
 }
 
 Result<Message> ChatService::SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in) {
@@ -289,6 +292,8 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   m.conversationId = c.id;
   m.shopId = shopId;
   m.text = in.text;
+  m.contentType = in.contentType;
+  m.filesJson = in.filesJson;
   m.senderType = "customer";
   m.senderName = customer->name.value_or("Customer");
   m.createdAt = now;
@@ -318,7 +323,8 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
     if (!ok) return NotFound("conversation");
   }
   LC_RETURN_IF_ERROR(w.InsertMessage(m));
-  events.push_back(Event{random.Uuid(), shopId, "message.created", c.id, now, MessageEventData(m)});
+  events.push_back(Event{random.Uuid(), shopId, "message.created", c.id, now,
+                         MessageEventData(m, in.eventFilesJson ? &*in.eventFilesJson : nullptr)});
   LC_RETURN_IF_ERROR(EmitEvents(w, random, events));
   return InboundRecord{std::move(c), std::move(m), std::move(*customer), newConversation};
 }

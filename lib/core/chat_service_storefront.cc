@@ -275,17 +275,20 @@ Status SyncConversationContact(StoreWriter& w, const VisitorSession& s, const Cu
 
 }  // namespace
 
-Result<Message> ChatService::VisitorSendMessage(const VisitorSession& s, const std::string& text) {
-  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().messageTextMax));
-  const Millis now = clock_->NowMillis();
-  auto out = StorefrontTx::Run<Message>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Message> {
-    InboundMessageInput in;
+namespace {
+
+// The widget's inbound message (text or file) in one transaction: the
+// session's contact and conversation are created as needed, then `after`
+// (the attachment's record) runs with the message, in the same transaction.
+Result<Message> SendFromVisitor(Store& store, Random& random, const VisitorSession& s, InboundMessageInput in,
+                                int pagesKept, Millis now,
+                                const std::function<Status(StoreWriter&, const Message&)>& after) {
+  return StorefrontTx::Run<Message>(store, s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Message> {
     in.channel = "online_store";
     in.sessionId = cur.id;
-    in.text = text;
     in.customerId = cur.customerId;
     in.conversationId = cur.conversationId;
-    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, *random_, cur.shopId, in, now));
+    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, random, cur.shopId, in, now));
     cur.customerId = rec.customer.id;
     cur.conversationId = rec.conversation.id;
     if (rec.newConversation) {
@@ -297,11 +300,64 @@ Result<Message> ChatService::VisitorSendMessage(const VisitorSession& s, const s
         LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(rec.conversation));
         (void)ok;
       }
-      LC_RETURN_IF_ERROR(FlushPending(w, *random_, cur, rec.conversation, limits().browsedPagesKept, now));
+      LC_RETURN_IF_ERROR(FlushPending(w, random, cur, rec.conversation, pagesKept, now));
     }
+    if (after) LC_RETURN_IF_ERROR(after(w, rec.message));
     return std::move(rec.message);
   });
+}
+
+}  // namespace
+
+Result<Message> ChatService::VisitorSendMessage(const VisitorSession& s, const std::string& text) {
+  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().messageTextMax));
+  InboundMessageInput in;
+  in.text = text;
+  auto out = SendFromVisitor(store(), *random_, s, std::move(in), limits().browsedPagesKept, clock_->NowMillis(), {});
   if (out.ok()) NotifyEventsQueued();
+  return out;
+}
+
+Result<Message> ChatService::VisitorSendFile(const VisitorSession& s, const FileUpload& upload,
+                                             const std::optional<std::string>& caption) {
+  if (caption) LC_RETURN_IF_ERROR(CheckText(caption, "caption", limits().messageTextMax));
+  if (upload.kind != "attachment") return Invalid("the widget sends attachments only (kind attachment)");
+  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(nullptr, "visitor", s.id, upload));
+  file.shopId = s.shopId;
+  if (!options_.blobs) return MakeError(ErrorCode::kInternal, "file uploads are not configured (no blob store)");
+  const Millis now = clock_->NowMillis();
+  file.createdAt = now;
+  const std::string key = file.shopId + "/attachment/" + file.id;
+  // The bytes first: a record never points at a blob that is not there. A
+  // failed transaction removes them again.
+  LC_RETURN_IF_ERROR(options_.blobs->Put(key, upload.bytes));
+  std::string entry = JsonObject()
+                          .Str("id", file.id)
+                          .Str("name", file.name)
+                          .Int("size", file.size)
+                          .Str("contentType", file.contentType)
+                          .Done();
+  InboundMessageInput in;
+  in.text = caption && !Trim(*caption).empty() ? *caption : file.name;
+  in.contentType = "file";
+  in.filesJson = "[" + entry + "]";
+  Message withUrls;
+  withUrls.contentType = "file";
+  withUrls.filesJson = in.filesJson;
+  AddFileUrls(withUrls, now + limits().webhookFileUrlTtlMillis);
+  in.eventFilesJson = withUrls.filesJson;
+  auto out = SendFromVisitor(store(), *random_, s, std::move(in), limits().browsedPagesKept, now,
+                             [&](StoreWriter& w, const Message& m) -> Status {
+                               file.conversationId = m.conversationId;
+                               file.messageId = m.id;
+                               return w.InsertFile(file);
+                             });
+  if (!out.ok()) {
+    (void)options_.blobs->Delete(key);
+    return out;
+  }
+  NotifyEventsQueued();
+  AddFileUrls(*out, now + limits().fileUrlTtlMillis);
   return out;
 }
 
@@ -489,7 +545,7 @@ Status ChatService::VisitorAppendState(const VisitorSession& s, const std::strin
 }
 
 Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::int64_t afterSeq) {
-  return ReadValue<VisitorUpdates>(store(), [&](StoreReader& r) -> Result<VisitorUpdates> {
+  auto updates = ReadValue<VisitorUpdates>(store(), [&](StoreReader& r) -> Result<VisitorUpdates> {
     LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(r, s));
     VisitorUpdates out;
     if (!cur.conversationId) return out;
@@ -508,6 +564,8 @@ Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::in
     out.conversation = std::move(*conv);
     return out;
   });
+  if (updates.ok()) AddFileUrls(updates->messages);
+  return updates;
 }
 
 void ChatService::SetConversationObserver(std::function<void(const std::string& conversationId)> observer) {

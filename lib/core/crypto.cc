@@ -12,6 +12,17 @@ std::string Sha256Hex(std::string_view data) {
   return std::string(hex, crypto_hash_sha256_BYTES * 2);
 }
 
+std::string HmacSha256Hex(std::string_view key, std::string_view message) {
+  crypto_auth_hmacsha256_state st;
+  unsigned char mac[crypto_auth_hmacsha256_BYTES];
+  crypto_auth_hmacsha256_init(&st, reinterpret_cast<const unsigned char*>(key.data()), key.size());
+  crypto_auth_hmacsha256_update(&st, reinterpret_cast<const unsigned char*>(message.data()), message.size());
+  crypto_auth_hmacsha256_final(&st, mac);
+  char hex[crypto_auth_hmacsha256_BYTES * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+  return std::string(hex, crypto_auth_hmacsha256_BYTES * 2);
+}
+
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   return sodium_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -9,6 +9,8 @@ namespace livechat::internal {
 
 // Lowercase hex SHA-256.
 std::string Sha256Hex(std::string_view data);
+// Lowercase hex HMAC-SHA256 of `message` under `key` (any length).
+std::string HmacSha256Hex(std::string_view key, std::string_view message);
 // Constant-time equality; lengths are not secret.
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 // Argon2id string (crypto_pwhash_str, interactive limits). Empty on failure.

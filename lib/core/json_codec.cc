@@ -271,6 +271,22 @@ std::string ToJson(const Summary& s) {
       .Done();
 }
 
+std::string ToJson(const FileRecord& f) {
+  return ObjectWriter()
+      .Str("id", f.id)
+      .Str("kind", f.kind)
+      .Str("name", f.name)
+      .Int("size", f.size)
+      .Str("contentType", f.contentType)
+      .Str("sha256", f.sha256)
+      .Str("conversationId", f.conversationId)
+      .Str("messageId", f.messageId)
+      .Str("uploaderType", f.uploaderType)
+      .Str("uploaderId", f.uploaderId)
+      .Time("createdAt", f.createdAt)
+      .Done();
+}
+
 std::string ToJson(const TagCount& t) {
   return ObjectWriter().Str("name", t.name).Int("conversationCount", t.conversationCount).Done();
 }

@@ -55,14 +55,12 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
   return std::move(*m);
 }
 
-std::string MessageEventData(const Message& m) {
-  return JsonObject()
-      .Str("messageId", m.id)
-      .Str("text", m.text)
-      .Str("senderType", m.senderType)
-      .OptStr("memberId", m.memberId)
-      .Str("createdAt", FormatIso8601(m.createdAt))
-      .Done();
+std::string MessageEventData(const Message& m, const std::string* filesJson) {
+  JsonObject o;
+  o.Str("messageId", m.id).Str("text", m.text).Str("senderType", m.senderType).OptStr("memberId", m.memberId);
+  // Only file messages carry these, so the payload of a text message is what it always was.
+  if (m.contentType == "file") o.Str("contentType", m.contentType).Raw("files", filesJson ? *filesJson : m.filesJson);
+  return o.Str("createdAt", FormatIso8601(m.createdAt)).Done();
 }
 
 }  // namespace livechat::internal

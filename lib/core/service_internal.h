@@ -67,7 +67,9 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
 Customer NewContact(Random& random, const std::string& shopId, const std::optional<std::string>& name,
                     const std::optional<std::string>& email, const std::optional<std::string>& phone, Millis now);
 
-std::string MessageEventData(const Message& m);
+// A message with attachments adds contentType and files (`filesJson`: the
+// entries with their URLs; the message's own when null).
+std::string MessageEventData(const Message& m, const std::string* filesJson = nullptr);
 // The customer.created event's data.
 std::string CustomerCreatedData(const Customer& c);
 

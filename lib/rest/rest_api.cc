@@ -80,6 +80,7 @@ struct RestApi::Impl {
   HttpResponse HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   Result<HttpResponse> Legacy(const HttpRequest& req, const ParsedTarget& target);
   HttpResponse Login(const HttpRequest& req, const std::string& ip);
+  HttpResponse Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p);
   HttpResponse Logout(const HttpRequest& req);
   std::string SessionCookie(const std::string& value, Millis maxAgeMillis) const;
 };
@@ -101,6 +102,8 @@ std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
     case Surface::kAdmin:
       if (segs.size() == 3 && segs[1] == "auth" && (segs[2] == "login" || segs[2] == "logout"))
         return "/api/auth/" + segs[2];
+      if (segs.size() == 2 && segs[1] == "files") return std::string("/api/files");
+      if (segs.size() == 3 && segs[1] == "customers" && segs[2] == "import") return std::string("/api/customers/import");
       if (auto chat = rest::ChatRouteTemplate(segs, 1)) return "/api" + *chat;
       return std::nullopt;
     default:
@@ -247,9 +250,52 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
 
   Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));
   if (!principal.ok()) return rest::ErrorResponse(principal.error());
+  if (segs.size() == 2 && segs[1] == "files") return Upload(req, *target, *principal);
+  if (segs.size() == 3 && segs[1] == "customers" && segs[2] == "import") return Upload(req, *target, *principal);
   if (segs.size() < 2 || segs[1] != "chat")
     return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
   return rest::DispatchChat(service, *principal, req, *target, 1, options.maxBodyBytes);
+}
+
+// The admin inbox's uploads: the raw bytes as the body (their type as
+// Content-Type, ?name= the file name). POST /api/files?kind=logo|icon|avatar
+// answers the file and its URL; POST /api/customers/import the import's
+// counts. Limits and types are ChatService's (docs/operations.md, "Files").
+HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p) {
+  const bool import = target.segments.size() == 3;
+  const std::string route = import ? "/api/customers/import" : "/api/files";
+  auto answer = [&]() -> Result<HttpResponse> {
+    if (req.method != "POST") {
+      HttpResponse r = rest::ErrorResponse(
+          MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use POST"));
+      r.SetHeader("Allow", "POST");
+      return r;
+    }
+    FileUpload in;
+    in.kind = import ? "import" : target.Query("kind").value_or("");
+    in.name = target.Query("name").value_or("");
+    in.contentType = req.Header("content-type").value_or("");
+    in.bytes = req.body;
+    if (import) {
+      LC_ASSIGN_OR_RETURN(CsvImportResult res, service.ImportCustomersCsv(p, in));
+      return rest::JsonResponse(200, rest::DataEnvelope("{\"rows\":" + std::to_string(res.rows) +
+                                                         ",\"created\":" + std::to_string(res.created) +
+                                                         ",\"updated\":" + std::to_string(res.updated) +
+                                                         ",\"file\":" + ToJson(res.file) + "}"));
+    }
+    if (in.kind != "logo" && in.kind != "icon" && in.kind != "avatar")
+      return MakeError(ErrorCode::kInvalidParams, "kind must be one of logo, icon, avatar");
+    LC_ASSIGN_OR_RETURN(FileRecord file, service.UploadFile(p, in));
+    std::string json = ToJson(file);
+    json.pop_back();
+    json += ",\"url\":";
+    AppendJsonString(json, service.FileUrl(file, 0));
+    return rest::JsonResponse(201, rest::DataEnvelope(json + "}"));
+  };
+  auto r = answer();
+  HttpResponse resp = r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
+  resp.route = route;
+  return resp;
 }
 
 std::string RestApi::Impl::SessionCookie(const std::string& value, Millis maxAgeMillis) const {

@@ -148,9 +148,11 @@ struct StorefrontApi::Impl {
     if (route == "commands" && req.method == "POST") return Command(req, origin);
     if (route == "pageviews" && req.method == "POST") return PageView(req, origin);
     if (route == "updates" && req.method == "GET") return Updates(req, *target, origin);
+    if (route == "files" && req.method == "POST") return SendFile(req, *target, origin);
     // 405 names the route's methods (RFC 9110), as the REST API's does.
     const char* allow = route == "session" || route == "updates" ? "GET, OPTIONS"
-                        : route == "sessions" || route == "commands" || route == "pageviews" ? "POST, OPTIONS"
+                        : route == "sessions" || route == "commands" || route == "pageviews" || route == "files"
+                            ? "POST, OPTIONS"
                                                                                              : nullptr;
     if (allow != nullptr) {
       HttpResponse r = Fail(MakeError(ErrorCode::kMethodNotAllowed, "This method is not supported here."), origin);
@@ -197,6 +199,30 @@ struct StorefrontApi::Impl {
     d.RemoveMember("pendingPages");
     d.RemoveMember("pendingAttributes");
     return Compact(d);
+  }
+
+  // An attachment: the raw bytes as the body, their type as Content-Type,
+  // ?name= the file name and ?caption= optional text. Counted against the
+  // same per-session message window as message:send.
+  HttpResponse SendFile(const HttpRequest& req, const ParsedTarget& t, const std::string& origin) {
+    auto s = Visitor(req);
+    if (!s.ok()) return Fail(s.error(), origin);
+    FileUpload upload;
+    upload.kind = "attachment";
+    upload.name = t.Query("name").value_or("");
+    upload.contentType = req.Header("content-type").value_or("");
+    std::optional<std::string> caption = t.Query("caption");
+    std::string args = "[";
+    AppendJsonString(args, caption && !caption->empty() ? *caption : upload.name.empty() ? "file" : upload.name);
+    args += "]";
+    Status verdict = validator.Validate(s->id, "message:send", args);
+    if (!verdict.ok()) return Fail(verdict.error(), origin);
+    upload.bytes = req.body;
+    auto m = service.VisitorSendFile(*s, upload, caption);
+    if (!m.ok()) return Fail(m.error(), origin);
+    Notify(WaitKey(*s));
+    Notify(m->conversationId);
+    return Json(201, Data(fmt::format("{{\"seq\":{},\"message\":{}}}", m->seq, ToJson(*m, JsonView::kList))), origin);
   }
 
   HttpResponse PageView(const HttpRequest& req, const std::string& origin) {

@@ -22,16 +22,19 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what versions 6 (store knowledge), 7 (visitor sessions) and later
-// added: each later migration adds its undo here.
-constexpr const char* kUndoV6 =
-    "DROP INDEX conversations_legacy; "
+// What the migrations after 7 added, undone; each later migration adds its
+// undo here (newest first).
+const std::string kUndoAfterV7 = "DROP INDEX conversations_legacy; DROP TABLE files; ";
+// Back to version 7: 9 (files) and later are applied again on open.
+const std::string kUndoV9 = kUndoAfterV7 + "PRAGMA user_version = 7;";
+// Back to version 5: 6 (store knowledge), 7 (visitor sessions) and later.
+const std::string kUndoV6 = kUndoAfterV7 +
     "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
     "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 
 // Puts the file back to schema version 4 (before the customer counters).
 void DowngradeToV4(const std::string& path) {
-  Exec(path, kUndoV6);
+  Exec(path, kUndoV6.c_str());
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   char* err = nullptr;
@@ -85,7 +88,7 @@ TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge
     auto s = OpenOrFail(options);
     Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop("shop-a")); });
   }
-  Exec(options.path, kUndoV6);
+  Exec(options.path, kUndoV6.c_str());
   auto s = OpenOrFail(options);
   CHECK(s->Healthy());
   CHECK(Get(s.operator*(), [&](StoreReader& r) { return r.GetShop("shop-a"); }).has_value());
@@ -94,6 +97,30 @@ TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge
   auto hits = Get(*s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping"}, 5); });
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].item.id == "k1");
+}
+
+TEST_CASE("sqlite migration 9: a version 7 file gains the files table and keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate9.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop("shop-a")); });
+  }
+  Exec(options.path, kUndoV9.c_str());
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(*s, [&](StoreReader& r) { return r.GetShop("shop-a"); }).has_value());
+  FileRecord f;
+  f.id = "f1";
+  f.shopId = "shop-a";
+  f.kind = "logo";
+  f.name = "logo.png";
+  f.size = 3;
+  f.contentType = "image/png";
+  f.sha256 = "00";
+  f.uploaderType = "operator";
+  Put(*s, [&](StoreWriter& w) { return w.InsertFile(f); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.FindFileById("f1"); }).has_value());
 }
 
 }  // namespace livechat::testing

@@ -14,7 +14,8 @@ namespace livechat::testing {
 
 class StorefrontFixture : public RestFixture {
  public:
-  explicit StorefrontFixture(StorefrontOptions options = {}) : storefront_(service(), Tuned(std::move(options))) {}
+  explicit StorefrontFixture(StorefrontOptions options = {}, BlobStore* blobs = nullptr)
+      : RestFixture(RelaxedLimits(), {}, nullptr, blobs), storefront_(service(), Tuned(std::move(options))) {}
 
   StorefrontApi& storefront() { return storefront_; }
 

@@ -128,7 +128,9 @@ inline std::set<std::string> Keys(std::vector<std::string> a, const std::vector<
 
 class RestFixture {
  public:
-  explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}, Resolver* resolver = nullptr)
+  // `blobs`: where uploads go (null: uploads are refused); not owned.
+  explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}, Resolver* resolver = nullptr,
+                       BlobStore* blobs = nullptr)
       : random_(NewSeededRandom(7)) {
     auto opened = OpenSqliteStore(SqliteOptions{":memory:", 1, 5000});
     REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
@@ -139,6 +141,8 @@ class RestFixture {
     so.random = random_.get();
     so.limits = limits;
     so.resolver = resolver;
+    so.blobs = blobs;
+    so.fileUrlSecret = "rest-fixture-file-secret";
     service_ = std::make_unique<ChatService>(so);
     api_ = std::make_unique<RestApi>(*service_, std::move(options));
 

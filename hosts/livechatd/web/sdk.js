@@ -422,6 +422,30 @@
         });
       });
   }
+  // An attachment goes as the raw bytes (no multipart): the server checks
+  // its size and type (docs/sdk.md, "Attachments").
+  var ATTACHMENT_MAX = 10 * 1024 * 1024;
+  function sendFile(file) {
+    if (!file) return;
+    if (file.size > ATTACHMENT_MAX) { warn('attachments are limited to 10 MiB; ' + file.name + ' is larger'); return; }
+    chain = chain.then(ensureSession).then(function () {
+      var headers = { 'X-App-Id': appId, 'X-Session-Token': state.session.token, 'Content-Type': file.type || 'application/octet-stream' };
+      return fetch(baseUrl + '/storefront/files?name=' + encodeURIComponent(file.name), { method: 'POST', headers: headers, body: file })
+        .then(function (res) {
+          return res.text().then(function (text) {
+            var json = null;
+            try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+            return { status: res.status, json: json };
+          });
+        });
+    }).then(function (r) {
+      if (r.status !== 201) { warn('the file was not sent: ' + errorMessage(r)); return; }
+      addMessage(r.json.data.message, true);
+    }).catch(function (e) { warn('the file was not sent: ' + (e && e.message)); });
+  }
+  // A file URL from the server is root-relative unless it runs with --public-url.
+  function fileHref(url) { return /^https?:\/\//.test(url) ? url : baseUrl + url; }
+
   function errorMessage(r) {
     return r.json && r.json.error ? r.json.error.message : 'the chat server answered ' + r.status;
   }
@@ -695,6 +719,7 @@
     '.lc-sender{display:block;font-size:11px;opacity:.8}',
     '.lc-typing{padding:0 12px 6px;color:#57606a;font-size:12px;min-height:18px}',
     '.lc-composer{display:flex;gap:8px;padding:8px;border-top:1px solid #d0d7de}',
+    '.lc-attach{cursor:pointer;align-self:center;font-size:18px}.lc-file{display:block;margin-top:4px}.lc-file img{max-width:100%;max-height:160px;border-radius:6px}',
     '.lc-composer textarea{flex:1;resize:none;border:1px solid #d0d7de;border-radius:8px;padding:8px;font:inherit;height:40px}',
     '.lc-send,.lc-prechat button{background:#1a56db;color:#fff;border:0;border-radius:8px;padding:0 14px;cursor:pointer;font:inherit}',
     '.lc-prechat{padding:12px;display:flex;flex-direction:column;gap:8px;border-top:1px solid #d0d7de}',
@@ -729,9 +754,18 @@
     var label = el('label', { 'for': 'lc-input', 'class': 'lc-visually-hidden' }, 'Message');
     var input = el('textarea', { id: 'lc-input', rows: '1', placeholder: 'Write a message\u2026', maxlength: String(LIMITS.messageTextMax * 2) });
     var sendButton = el('button', { type: 'submit', 'class': 'lc-send' }, 'Send');
+    var fileInput = el('input', { type: 'file', id: 'lc-file', 'class': 'lc-visually-hidden',
+      accept: 'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain' });
+    var attach = el('label', { 'for': 'lc-file', 'class': 'lc-attach', title: 'Attach a file' }, '\ud83d\udcce');
     form.appendChild(label);
+    form.appendChild(fileInput);
+    form.appendChild(attach);
     form.appendChild(input);
     form.appendChild(sendButton);
+    fileInput.addEventListener('change', function () {
+      if (fileInput.files && fileInput.files[0]) sendFile(fileInput.files[0]);
+      fileInput.value = '';
+    });
     win.appendChild(header);
     win.appendChild(list);
     win.appendChild(typing);
@@ -826,6 +860,16 @@
     var li = el('li', { 'class': 'lc-msg lc-msg-' + m.senderType, 'data-message-id': m.id });
     if (m.senderType !== 'customer' && m.senderType !== 'system') li.appendChild(el('span', { 'class': 'lc-sender' }, m.senderName));
     li.appendChild(document.createTextNode(m.text));
+    var files = Array.isArray(m.files) ? m.files : [];
+    for (var i = 0; i < files.length; i++) {
+      var f = files[i];
+      if (!f || typeof f.url !== 'string') continue;
+      var href = fileHref(f.url);
+      var a = el('a', { href: href, target: '_blank', rel: 'noopener noreferrer', 'class': 'lc-file' });
+      if (/^image\//.test(f.contentType)) a.appendChild(el('img', { src: href, alt: String(f.name || 'image') }));
+      else a.textContent = String(f.name || 'file');
+      li.appendChild(a);
+    }
     ui.list.appendChild(li);
     ui.list.scrollTop = ui.list.scrollHeight;
   }

@@ -105,6 +105,13 @@ class SqliteQueries final : public StoreWriter {
   Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) override;
   Status InsertVisitorSession(const VisitorSession& s) override;
   Result<bool> UpdateVisitorSession(const VisitorSession& s) override;
+  // Uploaded files' records (sqlite_files.cc).
+  Result<std::optional<FileRecord>> GetFile(const std::string& shopId, const std::string& fileId) override;
+  Result<std::optional<FileRecord>> FindFileById(const std::string& fileId) override;
+  Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) override;
+  Status InsertFile(const FileRecord& f) override;
+  Result<bool> DeleteFile(const std::string& shopId, const std::string& fileId) override;
+  Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,

@@ -434,13 +434,34 @@ CREATE TABLE visitor_sessions (
 ) WITHOUT ROWID;
 )sql";
 
+// Uploaded files' records (the bytes are in the BlobStore). The id is
+// unique across shops because a file's URL names only the id.
+constexpr const char* kSchemaFiles = R"sql(
+CREATE TABLE files (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  content_type TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  conversation_id TEXT,
+  message_id TEXT,
+  uploader_type TEXT NOT NULL,
+  uploader_id TEXT,
+  PRIMARY KEY (shop_id, id)
+) WITHOUT ROWID;
+CREATE INDEX files_kind ON files(shop_id, kind, created_at, id);
+)sql";
+
 // Migration 11: `livechatctl migrate` walks a shop's unmigrated
 // conversations; without this index that is a scan of all its conversations.
 constexpr const char* kSchemaLegacyIndex = R"sql(
 CREATE INDEX conversations_legacy ON conversations(shop_id, rid) WHERE in_new_datastore = 0;
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+constexpr std::array<Migration, 9> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -448,6 +469,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {5, kSchemaV5},
     {6, kSchemaV6},
     {7, kSchemaStorefrontSessions},
+    {9, kSchemaFiles},
     {11, kSchemaLegacyIndex},
 }};
 
