@@ -188,6 +188,13 @@ class WebhookFixture {
     Must(service_->UpdateWebhook(Caller(), subId, in));
   }
 
+// GCC 12 at -O2 reports the optional<string> members of a freshly built
+// InboundMessageInput as "maybe uninitialized" once it inlines this (a known
+// false positive of -Wmaybe-uninitialized with std::optional).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
   Conversation Inbound(const std::string& text, std::optional<std::string> email = std::nullopt,
                        std::optional<std::string> conversationId = std::nullopt) {
     InboundMessageInput in;
@@ -197,6 +204,9 @@ class WebhookFixture {
     in.text = text;
     return Must(service_->ReceiveInbound(sys, in));
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   Message AgentReply(const std::string& conversationId, const std::string& text, bool isNote = false) {
     SendMessageInput in;
     in.text = text;
