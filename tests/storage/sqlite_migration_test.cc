@@ -22,9 +22,11 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what versions 6 (store knowledge) and 7 (visitor sessions) added.
+// Removes what versions 6 (store knowledge), 7 (visitor sessions) and 10
+// (summary jobs) added.
+constexpr const char* kUndoV10 = "DROP TABLE summary_jobs; PRAGMA user_version = 7;";
 constexpr const char* kUndoV6 =
-    "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
+    "DROP TABLE summary_jobs; DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
     "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 
 // Puts the file back to schema version 4 (before the customer counters).
@@ -92,6 +94,25 @@ TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge
   auto hits = Get(*s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping"}, 5); });
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].item.id == "k1");
+}
+
+TEST_CASE("sqlite migration 10: a version 7 file gains the summary jobs and keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate10.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      Conversation c = MakeConversation("shop-a", "c1", 1000);
+      return w.InsertConversation(c);
+    });
+  }
+  Exec(options.path, kUndoV10);
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(*s, [&](StoreReader& r) { return r.FindConversation("shop-a", "c1"); }).has_value());
+  Put(*s, [&](StoreWriter& w) { return w.PutSummaryJob(SummaryJob{"j1", "shop-a", "c1", 5, 0, 5, 0}); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.GetSummaryQueueStats(); }).pending == 1);
 }
 
 }  // namespace livechat::testing
