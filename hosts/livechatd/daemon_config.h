@@ -53,6 +53,16 @@ struct DaemonConfig {
   int storefrontPort = -1;    // -1: the storefront is served on --listen
   int storefrontThreads = 0;  // 0: DefaultThreadCount()
   int storefrontSessionsPerIp = 30;  // new visitor sessions per minute per source IP
+  // Summaries: an OpenAI-compatible endpoint, or (no url) the extractive
+  // summarizer only. The key comes from LIVECHAT_SUMMARIZER_API_KEY or a
+  // file, never from a flag (flags show in `ps`); it is never logged.
+  std::string summarizerUrl;
+  std::string summarizerModel;
+  std::string summarizerApiKey;      // LIVECHAT_SUMMARIZER_API_KEY
+  std::string summarizerApiKeyFile;  // read at start
+  std::int64_t summarizerTimeoutMillis = 20'000;
+  bool summarizerAllowPrivate = false;
+  std::string summarizerCaFile;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };
