@@ -162,18 +162,28 @@ std::string ApplyWebhookRetryDelays(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
-std::string ApplyWebhookTimeout(DaemonConfig& c, const std::string& v) {
+// An outbound request timeout: 100 ms to 10 minutes.
+std::string SetTimeout(std::int64_t& out, const std::string& v, const char* example) {
   auto ms = ParseDuration(v);
-  if (!ms || *ms < 100 || *ms > 600'000) return "expects a duration from 100ms to 10m (e.g. 10s), got \"" + v + "\"";
-  c.webhookTimeoutMillis = *ms;
+  if (!ms || *ms < 100 || *ms > 600'000)
+    return std::string("expects a duration from 100ms to 10m (e.g. ") + example + "), got \"" + v + "\"";
+  out = *ms;
   return "";
 }
 
-std::string ApplyWebhookAllowPrivate(DaemonConfig& c, const std::string& v) {
+std::string SetSwitch(bool& out, const std::string& v) {
   auto b = ParseBool(v);
   if (!b) return "expects true or false, got \"" + v + "\"";
-  c.webhookAllowPrivateTargets = *b;
+  out = *b;
   return "";
+}
+
+std::string ApplyWebhookTimeout(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.webhookTimeoutMillis, v, "10s");
+}
+
+std::string ApplyWebhookAllowPrivate(DaemonConfig& c, const std::string& v) {
+  return SetSwitch(c.webhookAllowPrivateTargets, v);
 }
 
 std::string ApplyWebhookCaFile(DaemonConfig& c, const std::string& v) {
@@ -283,6 +293,35 @@ std::string ApplyPublicUrl(DaemonConfig& c, const std::string& v) {
   if (!scheme || v.back() == '/' || v.find('?') != std::string::npos || v.find('#') != std::string::npos)
     return "expects a base URL like https://chat.example.com (no trailing slash), got \"" + v + "\"";
   c.publicUrl = v;
+std::string ApplySummarizerUrl(DaemonConfig& c, const std::string& v) {
+  // Checked in full (scheme, host, the private-address rule) when livechatd starts.
+  if (v.rfind("https://", 0) != 0 && v.rfind("http://", 0) != 0)
+    return "expects an http(s) base url like https://api.openai.com, got \"" + v + "\"";
+  c.summarizerUrl = v;
+  return "";
+}
+
+std::string ApplySummarizerModel(DaemonConfig& c, const std::string& v) {
+  if (v.empty()) return "must not be empty";
+  c.summarizerModel = v;
+  return "";
+}
+
+std::string ApplySummarizerApiKeyFile(DaemonConfig& c, const std::string& v) {
+  c.summarizerApiKeyFile = v;
+  return "";
+}
+
+std::string ApplySummarizerTimeout(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.summarizerTimeoutMillis, v, "20s");
+}
+
+std::string ApplySummarizerAllowPrivate(DaemonConfig& c, const std::string& v) {
+  return SetSwitch(c.summarizerAllowPrivate, v);
+}
+
+std::string ApplySummarizerCaFile(DaemonConfig& c, const std::string& v) {
+  c.summarizerCaFile = v;
   return "";
 }
 
@@ -362,6 +401,25 @@ const FlagSpec kFlags[] = {
     {"public-url", "URL", "none",
      "base of the file URLs in reads and webhooks (https://chat.example.com); none: root-relative /files/...",
      false, ApplyPublicUrl},
+    {"summarizer-url", "URL", "none (extractive summaries only)",
+     "OpenAI-compatible base url; summaries at resolution are asked of POST URL/v1/chat/completions, and the "
+     "extractive summarizer is used whenever it fails. The API key comes from LIVECHAT_SUMMARIZER_API_KEY or "
+     "--summarizer-api-key-file",
+     false, ApplySummarizerUrl},
+    {"summarizer-model", "NAME", "none", "the model named in each request (required with --summarizer-url)", false,
+     ApplySummarizerModel},
+    {"summarizer-api-key-file", "PATH", "none",
+     "file holding the summarizer's API key (sent as a bearer token, never logged); or set the key itself in "
+     "LIVECHAT_SUMMARIZER_API_KEY",
+     false, ApplySummarizerApiKeyFile},
+    {"summarizer-timeout", "DURATION", "20s", "the whole summarizer request, connect to answer (units ms, s, m)",
+     false, ApplySummarizerTimeout},
+    {"summarizer-allow-private", nullptr, "off",
+     "let --summarizer-url reach loopback and private addresses (a local model server), and only then plain http",
+     false, ApplySummarizerAllowPrivate},
+    {"summarizer-ca-file", "PATH", "none",
+     "PEM CA bundle trusted for the summarizer's https endpoint instead of the system store", false,
+     ApplySummarizerCaFile},
 };
 
 const FlagSpec* FindFlag(const std::string& name) {
@@ -464,6 +522,14 @@ ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLooku
     std::string err = f->apply(r.config, *value);
     if (!err.empty()) return fail("--" + name + ": " + err);
   }
+  if (auto key = getenv("LIVECHAT_SUMMARIZER_API_KEY")) r.config.summarizerApiKey = *key;
+  const DaemonConfig& c = r.config;
+  if (!c.summarizerUrl.empty() && c.summarizerModel.empty())
+    return fail("--summarizer-url needs --summarizer-model");
+  if (c.summarizerUrl.empty() && !c.summarizerModel.empty())
+    return fail("--summarizer-model needs --summarizer-url");
+  if (!c.summarizerApiKey.empty() && !c.summarizerApiKeyFile.empty())
+    return fail("set the summarizer key once: LIVECHAT_SUMMARIZER_API_KEY or --summarizer-api-key-file, not both");
   return r;
 }
 
@@ -485,6 +551,9 @@ std::string DaemonUsage() {
   out +=
       "  --help       print this text\n"
       "  --version    print the version\n"
+      "\n"
+      "  LIVECHAT_SUMMARIZER_API_KEY\n"
+      "      the summarizer's API key itself (environment only; see --summarizer-api-key-file)\n"
       "\n"
       "Signals: SIGTERM or SIGINT stops accepting, finishes requests and webhook\n"
       "sends in flight, closes the database and exits 0. See docs/operations.md.\n";

@@ -60,6 +60,16 @@ struct DaemonConfig {
   std::string filesDir;
   std::string fileUrlSecret;
   std::string publicUrl;
+  // Summaries: an OpenAI-compatible endpoint, or (no url) the extractive
+  // summarizer only. The key comes from LIVECHAT_SUMMARIZER_API_KEY or a
+  // file, never from a flag (flags show in `ps`); it is never logged.
+  std::string summarizerUrl;
+  std::string summarizerModel;
+  std::string summarizerApiKey;      // LIVECHAT_SUMMARIZER_API_KEY
+  std::string summarizerApiKeyFile;  // read at start
+  std::int64_t summarizerTimeoutMillis = 20'000;
+  bool summarizerAllowPrivate = false;
+  std::string summarizerCaFile;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,6 +27,7 @@
 #include "http_bridge.h"
 #include "https_webhook_transport.h"
 #include "livechat/blob_store.h"
+#include "openai_summarizer.h"
 #include "livechat/chat_service.h"
 #include "livechat/file_server.h"
 #include "livechat/clock.h"
@@ -32,6 +36,7 @@
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
 #include "livechat/storefront.h"
+#include "livechat/summarizer.h"
 #include "livechat/webhooks.h"
 #include "storefront_routes.h"
 
@@ -191,6 +196,35 @@ int Fail(const std::string& message, int code) {
   return code;
 }
 
+// The summarizer --summarizer-url names, or null (extractive only). The key
+// is read here and kept in the summarizer; no message ever contains it.
+livechat::Result<std::unique_ptr<livechatd::OpenAiSummarizer>> MakeSummarizer(const livechatd::DaemonConfig& cfg) {
+  if (cfg.summarizerUrl.empty()) return std::unique_ptr<livechatd::OpenAiSummarizer>();
+  livechatd::OpenAiSummarizerOptions o;
+  o.url = cfg.summarizerUrl;
+  o.model = cfg.summarizerModel;
+  o.apiKey = cfg.summarizerApiKey;
+  o.timeoutMillis = cfg.summarizerTimeoutMillis;
+  o.allowPrivate = cfg.summarizerAllowPrivate;
+  o.caFile = cfg.summarizerCaFile;
+  if (!cfg.summarizerApiKeyFile.empty()) {
+    std::ifstream in(cfg.summarizerApiKeyFile, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in)
+      return livechat::MakeError(livechat::ErrorCode::kInvalidParams,
+                                 "cannot read the summarizer key file " + cfg.summarizerApiKeyFile);
+    o.apiKey = text.str();
+    while (!o.apiKey.empty() && std::isspace(static_cast<unsigned char>(o.apiKey.back()))) o.apiKey.pop_back();
+    if (o.apiKey.empty())
+      return livechat::MakeError(livechat::ErrorCode::kInvalidParams,
+                                 "the summarizer key file " + cfg.summarizerApiKeyFile + " is empty");
+  }
+  if (!cfg.summarizerCaFile.empty() && !std::ifstream(cfg.summarizerCaFile))
+    return livechat::MakeError(livechat::ErrorCode::kInvalidParams, "cannot read " + cfg.summarizerCaFile);
+  return livechatd::OpenAiSummarizer::Create(std::move(o));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -266,10 +300,28 @@ int main(int argc, char** argv) {
       std::max<livechat::Millis>(dispatcherOptions.leaseMillis, 3 * cfg.webhookTimeoutMillis);
   auto dispatcher = std::make_unique<livechat::WebhookDispatcher>(dispatcherOptions);
 
+  auto summarizer = MakeSummarizer(cfg);
+  if (!summarizer.ok()) return Fail(summarizer.error().message + " (--summarizer-*)", 1);
+  if (cfg.summarizerAllowPrivate)
+    std::fprintf(stderr,
+                 "livechatd: WARNING: --summarizer-allow-private is on: the summarizer url may reach loopback and "
+                 "private addresses (a local model server).\n");
+  if (*summarizer)
+    std::fprintf(stderr, "livechatd: summaries by %s at %s; the extractive summarizer when it fails\n",
+                 (*summarizer)->name().c_str(), cfg.summarizerUrl.c_str());
+  livechat::SummaryWorkerOptions summaryOptions;
+  summaryOptions.store = store.get();
+  summaryOptions.summarizer = summarizer->get();
+  // A lease shorter than a request would let a second worker run the same job.
+  summaryOptions.leaseMillis = std::max<livechat::Millis>(summaryOptions.leaseMillis, 3 * cfg.summarizerTimeoutMillis);
+  summaryOptions.log = [](const std::string& line) { std::fprintf(stderr, "livechatd: %s\n", line.c_str()); };
+  auto summaryWorker = std::make_unique<livechat::SummaryWorker>(summaryOptions);
+
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = store.get();
   serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
   serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
+  serviceOptions.onSummaryQueued = [w = summaryWorker.get()] { w->Notify(); };
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
@@ -401,6 +453,8 @@ int main(int argc, char** argv) {
     ShutdownWatcher watcher(server, [&storefront] { storefront->WakeAll(); });
     // Deliveries queued before this start (or before a crash) go out now.
     dispatcher->Start();
+    // Summaries of resolves queued before this start (or a crash) are made now.
+    summaryWorker->Start();
     bool clean = server.listen_after_bind();
     if (!clean && watcher.signal() == 0) return Fail("the server loop ended unexpectedly", 1);
   }
@@ -408,6 +462,7 @@ int main(int argc, char** argv) {
   // (each bounded by --webhook-timeout); a delivery interrupted by a crash
   // instead is sent again once its lease runs out.
   dispatcher->Stop();
+  summaryWorker->Stop();
   rest.reset();
   mcp.reset();
   graphql.reset();
@@ -415,6 +470,7 @@ int main(int argc, char** argv) {
   files.reset();
   service.reset();
   dispatcher.reset();
+  summaryWorker.reset();
   transport.reset();
   store.reset();
   blobs.reset();

@@ -77,6 +77,13 @@ struct ServiceOptions {
   // Called after a write that may have queued webhook deliveries (wakes the
   // dispatcher). Must be cheap and thread-safe.
   std::function<void()> onEventsQueued;
+  // Resolving queues a summary job in the same transaction (a SummaryWorker
+  // makes the summary; livechat/summarizer.h) and reopening removes a job
+  // not yet run. Off: no jobs (a Store without summary jobs, or no worker).
+  bool queueSummaries = true;
+  // Called after a resolve queued a summary job (wakes the worker). Must be
+  // cheap and thread-safe.
+  std::function<void()> onSummaryQueued;
   Limits limits;
   MetricsRegistry* metrics = nullptr;    // null: nothing counted; not owned
   // Where uploaded files' bytes live; null: every upload is refused (INTERNAL,
@@ -335,7 +342,10 @@ class ChatService {
   Result<ConversationRead> GetConversation(const Principal& p, const std::string& id);
   Result<Page<Conversation>> ListRelated(const Principal& p, const std::string& id, const PageRequest& page);
   Result<std::vector<BrowsedPage>> ListBrowsedPages(const Principal& p, const std::string& id);
+  // NOT_FOUND until the summary of a resolve has been generated. Reopening
+  // keeps the last summary; resolving again replaces it once the new one is made.
   Result<Summary> GetSummary(const Principal& p, const std::string& id);
+  // Resolving queues a summary job (ServiceOptions::queueSummaries).
   Result<Conversation> SetState(const Principal& p, const std::string& id, const std::optional<std::string>& status);
   // memberId empty optional: unassign.
   Result<Conversation> Assign(const Principal& p, const std::string& id, const std::optional<std::string>& memberId);

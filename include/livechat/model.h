@@ -196,6 +196,19 @@ struct Summary {
   Millis generatedAt = 0;
 };
 
+// A summary to generate: queued with the resolve that asks for it, claimed
+// by a SummaryWorker under a lease. One per conversation: resolving again
+// replaces it (a new id), reopening removes it.
+struct SummaryJob {
+  std::string id;                 // UUID; a worker completes only the job it claimed
+  std::string shopId;
+  std::string conversationId;     // Conversation::id
+  Millis requestedAt = 0;         // the resolve
+  int attempts = 0;               // failed runs so far
+  Millis nextAttemptAt = 0;
+  Millis leaseUntil = 0;          // claimed by a worker until then
+};
+
 struct TagCount {
   std::string name;
   std::int64_t conversationCount = 0;

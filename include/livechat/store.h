@@ -225,6 +225,26 @@ class StoreReader {
   virtual Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) {
     (void)shopId, (void)kind;
     return Error{ErrorCode::kInternal, "this store does not keep files"};
+  // ---- Summary jobs (livechat/summarizer.h) ----
+  // A Store without them keeps these defaults (kInternal).
+  virtual Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId,
+                                                          const std::string& conversationId) {
+    (void)shopId, (void)conversationId;
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
+  }
+  // Across shops, for the worker: jobs with nextAttemptAt <= now and no live
+  // lease (leaseUntil <= now), earliest due first, at most `limit`.
+  virtual Result<std::vector<SummaryJob>> ListDueSummaryJobs(Millis now, int limit) {
+    (void)now, (void)limit;
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
+  }
+  // Queued jobs across shops, and the nextAttemptAt of the earliest (metrics).
+  struct SummaryQueueStats {
+    std::int64_t pending = 0;
+    std::optional<Millis> oldestDueAt;
+  };
+  virtual Result<SummaryQueueStats> GetSummaryQueueStats() {
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
   }
 };
 
@@ -328,6 +348,25 @@ class StoreWriter : public StoreReader {
   virtual Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) {
     (void)shopId, (void)kind;
     return Error{ErrorCode::kInternal, "this store does not keep files"};
+  // ---- Summary jobs (defaults: kInternal, as above) ----
+  // Inserts the conversation's job or replaces it whole (one per conversation).
+  virtual Status PutSummaryJob(const SummaryJob& j) {
+    (void)j;
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
+  }
+  // Leases job `jobId` to the caller until `leaseUntil` when it is still the
+  // conversation's job, due and unleased at `now`; false otherwise (gone,
+  // replaced, or someone else has it).
+  virtual Result<bool> ClaimSummaryJob(const std::string& shopId, const std::string& conversationId,
+                                       const std::string& jobId, Millis now, Millis leaseUntil) {
+    (void)shopId, (void)conversationId, (void)jobId, (void)now, (void)leaseUntil;
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
+  }
+  // Removes the conversation's job; with a non-empty `jobId`, only when it is that job.
+  virtual Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
+                                        const std::string& jobId) {
+    (void)shopId, (void)conversationId, (void)jobId;
+    return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
   }
 };
 

@@ -250,7 +250,9 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
   if (!status) return Invalid("status is required: open or resolved");
   if (*status != "open" && *status != "resolved") return Invalid("status must be open or resolved");
   const Millis now = clock_->NowMillis();
+  bool summaryQueued = false;
   auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+    summaryQueued = false;
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.status == *status) return c;  // naming the current state changes nothing and fires nothing
     const std::string previous = c.status;
@@ -261,11 +263,21 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
     Event e{random_->Uuid(), p.shopId, "conversation.state_changed", c.id, now,
             JsonObject().Str("status", c.status).Str("previousStatus", previous).Done()};
     LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
+    if (options_.queueSummaries && c.status == "resolved") {
+      // The event id names the job: unique per resolve, and no extra draw
+      // from the random source.
+      LC_RETURN_IF_ERROR(w.PutSummaryJob(SummaryJob{e.id, p.shopId, c.id, now, 0, now, 0}));
+      summaryQueued = true;
+    } else if (options_.queueSummaries) {
+      LC_ASSIGN_OR_RETURN(bool dropped, w.DeleteSummaryJob(p.shopId, c.id, ""));
+      (void)dropped;
+    }
     return c;
   });
   if (out.ok()) {
     NotifyEventsQueued();
     NotifyConversationChanged(out->id);
+    if (summaryQueued && options_.onSummaryQueued) options_.onSummaryQueued();
   }
   return out;
 }

@@ -24,9 +24,10 @@ void Exec(const std::string& path, const char* sql) {
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
-const std::string kUndoAfterV7 = "DROP INDEX conversations_legacy; DROP TABLE files; ";
-// Back to version 7: 9 (files) and later are applied again on open.
+const std::string kUndoAfterV7 = "DROP INDEX conversations_legacy; DROP TABLE summary_jobs; DROP TABLE files; ";
+// Back to version 7: 9 (files), 10 (summary jobs) and later are applied again on open.
 const std::string kUndoV9 = kUndoAfterV7 + "PRAGMA user_version = 7;";
+const std::string& kUndoV10 = kUndoV9;
 // Back to version 5: 6 (store knowledge), 7 (visitor sessions) and later.
 const std::string kUndoV6 = kUndoAfterV7 +
     "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
@@ -121,6 +122,23 @@ TEST_CASE("sqlite migration 9: a version 7 file gains the files table and keeps 
   f.uploaderType = "operator";
   Put(*s, [&](StoreWriter& w) { return w.InsertFile(f); });
   CHECK(Get(*s, [&](StoreReader& r) { return r.FindFileById("f1"); }).has_value());
+TEST_CASE("sqlite migration 10: a version 7 file gains the summary jobs and keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate10.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      Conversation c = MakeConversation("shop-a", "c1", 1000);
+      return w.InsertConversation(c);
+    });
+  }
+  Exec(options.path, kUndoV10.c_str());
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(Get(*s, [&](StoreReader& r) { return r.FindConversation("shop-a", "c1"); }).has_value());
+  Put(*s, [&](StoreWriter& w) { return w.PutSummaryJob(SummaryJob{"j1", "shop-a", "c1", 5, 0, 5, 0}); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.GetSummaryQueueStats(); }).pending == 1);
 }
 
 }  // namespace livechat::testing

@@ -251,6 +251,32 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("PutSummary"));
     return inner_.PutSummary(shopId, s);
   }
+  Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("GetSummaryJob"));
+    return inner_.GetSummaryJob(shopId, conversationId);
+  }
+  Result<std::vector<SummaryJob>> ListDueSummaryJobs(Millis now, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListDueSummaryJobs"));
+    return inner_.ListDueSummaryJobs(now, limit);
+  }
+  Result<SummaryQueueStats> GetSummaryQueueStats() override {
+    LC_RETURN_IF_ERROR(Gate("GetSummaryQueueStats"));
+    return inner_.GetSummaryQueueStats();
+  }
+  Status PutSummaryJob(const SummaryJob& j) override {
+    LC_RETURN_IF_ERROR(Gate("PutSummaryJob"));
+    return inner_.PutSummaryJob(j);
+  }
+  Result<bool> ClaimSummaryJob(const std::string& shopId, const std::string& conversationId, const std::string& jobId,
+                               Millis now, Millis leaseUntil) override {
+    LC_RETURN_IF_ERROR(Gate("ClaimSummaryJob"));
+    return inner_.ClaimSummaryJob(shopId, conversationId, jobId, now, leaseUntil);
+  }
+  Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
+                                const std::string& jobId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteSummaryJob"));
+    return inner_.DeleteSummaryJob(shopId, conversationId, jobId);
+  }
   Status PutTyping(const std::string& shopId, const TypingState& t) override {
     LC_RETURN_IF_ERROR(Gate("PutTyping"));
     return inner_.PutTyping(shopId, t);

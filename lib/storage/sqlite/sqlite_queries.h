@@ -112,6 +112,16 @@ class SqliteQueries final : public StoreWriter {
   Status InsertFile(const FileRecord& f) override;
   Result<bool> DeleteFile(const std::string& shopId, const std::string& fileId) override;
   Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) override;
+  // Summary jobs (sqlite_summary_jobs.cc).
+  Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId,
+                                                  const std::string& conversationId) override;
+  Result<std::vector<SummaryJob>> ListDueSummaryJobs(Millis now, int limit) override;
+  Result<SummaryQueueStats> GetSummaryQueueStats() override;
+  Status PutSummaryJob(const SummaryJob& j) override;
+  Result<bool> ClaimSummaryJob(const std::string& shopId, const std::string& conversationId, const std::string& jobId,
+                               Millis now, Millis leaseUntil) override;
+  Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
+                                const std::string& jobId) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,

@@ -461,7 +461,27 @@ constexpr const char* kSchemaLegacyIndex = R"sql(
 CREATE INDEX conversations_legacy ON conversations(shop_id, rid) WHERE in_new_datastore = 0;
 )sql";
 
-constexpr std::array<Migration, 9> kMigrations{{
+// Summary jobs: one per resolved conversation waiting for its summary,
+// written in the resolve's transaction, so a resolve acknowledged is a
+// summary that will be made, across restarts. The due index serves the
+// worker's claim (across shops).
+constexpr const char* kSchemaSummaryJobs = R"sql(
+CREATE TABLE summary_jobs (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  requested_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) WITHOUT ROWID;
+CREATE INDEX summary_jobs_due ON summary_jobs(next_attempt_at);
+)sql";
+
+constexpr std::array<Migration, 10> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -470,6 +490,7 @@ constexpr std::array<Migration, 9> kMigrations{{
     {6, kSchemaV6},
     {7, kSchemaStorefrontSessions},
     {9, kSchemaFiles},
+    {10, kSchemaSummaryJobs},
     {11, kSchemaLegacyIndex},
 }};
 
