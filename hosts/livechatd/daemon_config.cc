@@ -293,6 +293,9 @@ std::string ApplyPublicUrl(DaemonConfig& c, const std::string& v) {
   if (!scheme || v.back() == '/' || v.find('?') != std::string::npos || v.find('#') != std::string::npos)
     return "expects a base URL like https://chat.example.com (no trailing slash), got \"" + v + "\"";
   c.publicUrl = v;
+  return "";
+}
+
 std::string ApplySummarizerUrl(DaemonConfig& c, const std::string& v) {
   // Checked in full (scheme, host, the private-address rule) when livechatd starts.
   if (v.rfind("https://", 0) != 0 && v.rfind("http://", 0) != 0)

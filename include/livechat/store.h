@@ -225,6 +225,7 @@ class StoreReader {
   virtual Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) {
     (void)shopId, (void)kind;
     return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
   // ---- Summary jobs (livechat/summarizer.h) ----
   // A Store without them keeps these defaults (kInternal).
   virtual Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId,
@@ -348,6 +349,7 @@ class StoreWriter : public StoreReader {
   virtual Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) {
     (void)shopId, (void)kind;
     return Error{ErrorCode::kInternal, "this store does not keep files"};
+  }
   // ---- Summary jobs (defaults: kInternal, as above) ----
   // Inserts the conversation's job or replaces it whole (one per conversation).
   virtual Status PutSummaryJob(const SummaryJob& j) {

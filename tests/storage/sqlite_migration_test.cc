@@ -122,6 +122,8 @@ TEST_CASE("sqlite migration 9: a version 7 file gains the files table and keeps 
   f.uploaderType = "operator";
   Put(*s, [&](StoreWriter& w) { return w.InsertFile(f); });
   CHECK(Get(*s, [&](StoreReader& r) { return r.FindFileById("f1"); }).has_value());
+}
+
 TEST_CASE("sqlite migration 10: a version 7 file gains the summary jobs and keeps its data") {
   TempDir dir;
   const SqliteOptions options{dir.File("migrate10.db"), 2, 5000};
