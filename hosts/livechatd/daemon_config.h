@@ -53,6 +53,9 @@ struct DaemonConfig {
   int storefrontPort = -1;    // -1: the storefront is served on --listen
   int storefrontThreads = 0;  // 0: DefaultThreadCount()
   int storefrontSessionsPerIp = 30;  // new visitor sessions per minute per source IP
+  // Platform requests (/platform/...): the app secret their signatures are
+  // checked with. Empty: every platform request is refused with 401.
+  std::string platformSecret;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

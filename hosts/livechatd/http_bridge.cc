@@ -140,7 +140,14 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   InstallProbes(server, store, options.obs);
   if (options.obs.serveOpenApi) InstallOpenApi(server);
 
-  auto serve = [rest, graphql, mcp = options.mcp](const httplib::Request& in, httplib::Response& res) {
+  auto serve = [rest, graphql, mcp = options.mcp, platform = options.platform](const httplib::Request& in,
+                                                                                httplib::Response& res) {
+    if (platform && livechat::PlatformApi::Owns(in.target)) {
+      livechat::HttpResponse out = platform->Handle(ToHttpRequest(in));
+      tRoute = out.route.empty() ? "/platform" : std::move(out.route);
+      CopyResponse(std::move(out), res);
+      return;
+    }
     if (mcp && livechat::McpServer::Owns(in.target)) {
       tRoute = "/mcp";
       CopyResponse(mcp->Handle(ToHttpRequest(in)), res);

@@ -10,6 +10,7 @@
 
 #include "livechat/graphql_api.h"
 #include "livechat/mcp.h"
+#include "livechat/platform.h"
 #include "livechat/rest.h"
 #include "livechat/store.h"
 #include "observability.h"
@@ -23,6 +24,8 @@ struct BridgeOptions {
   Observability obs;  // request metrics, /readyz, /openapi.json
   // The tool server at /mcp; null: not served on this listener.
   livechat::McpServer* mcp = nullptr;
+  // The platform requests at /platform/...; null: not served on this listener.
+  livechat::PlatformApi* platform = nullptr;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked), a catch-all route for every method, the error and

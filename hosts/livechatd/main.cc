@@ -252,6 +252,9 @@ int main(int argc, char** argv) {
   mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
   mcpOptions.serverVersion = LIVECHAT_VERSION;
   auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
+  livechat::PlatformOptions platformOptions;
+  platformOptions.appSecret = cfg.platformSecret;
+  auto platform = std::make_unique<livechat::PlatformApi>(*service, platformOptions);
   const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
@@ -279,6 +282,7 @@ int main(int argc, char** argv) {
     livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
     livechatd::BridgeOptions mainOptions{cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs};
     mainOptions.mcp = mcp.get();
+    mainOptions.platform = platform.get();
     mainOptions.obs.serveOpenApi = true;
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
 
@@ -348,6 +352,7 @@ int main(int argc, char** argv) {
   dispatcher->Stop();
   rest.reset();
   mcp.reset();
+  platform.reset();
   graphql.reset();
   storefront.reset();
   service.reset();

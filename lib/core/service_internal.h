@@ -62,6 +62,11 @@ Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId,
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field);
 
+// CHANNEL_UNAVAILABLE when the store's integration for `channel` is
+// disconnected (uninstall, or the operator); channels without one pass
+// (chat_service_privacy.cc).
+Status CheckChannelConnected(StoreReader& r, const std::string& shopId, const std::string& channel);
+
 std::string MessageEventData(const Message& m);
 // The customer.created event's data.
 std::string CustomerCreatedData(const Customer& c);

@@ -22,8 +22,19 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
-// Removes what versions 6 (store knowledge) and 7 (visitor sessions) added.
+// Removes what version 8 (privacy and platform requests) added.
+constexpr const char* kUndoV8 =
+    "DROP TABLE channel_integrations; DROP TABLE platform_requests; DROP TABLE data_requests; "
+    "DROP INDEX customers_shopify; DROP INDEX conversations_customer_all; DROP INDEX visitor_sessions_customer; "
+    "DROP INDEX admin_sessions_shop; ALTER TABLE customers DROP COLUMN redacted_at; "
+    "ALTER TABLE conversations DROP COLUMN redacted_at; PRAGMA user_version = 7;";
+
+// Removes what versions 6 (store knowledge), 7 (visitor sessions) and 8 added.
 constexpr const char* kUndoV6 =
+    "DROP TABLE channel_integrations; DROP TABLE platform_requests; DROP TABLE data_requests; "
+    "DROP INDEX customers_shopify; DROP INDEX conversations_customer_all; "
+    "DROP INDEX admin_sessions_shop; ALTER TABLE customers DROP COLUMN redacted_at; "
+    "ALTER TABLE conversations DROP COLUMN redacted_at; "
     "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
     "DROP TABLE shop_documents; PRAGMA user_version = 5;";
 
@@ -92,6 +103,27 @@ TEST_CASE("sqlite migrations 6 and 7: a version 5 file gains the store-knowledge
   auto hits = Get(*s, [&](StoreReader& r) { return r.SearchCatalog("shop-a", "knowledge", {"shipping"}, 5); });
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].item.id == "k1");
+}
+
+TEST_CASE("sqlite migration 8: a version 7 file gains the redaction columns and privacy tables, keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate8.db"), 2, 5000};
+  Customer c = MakeSparseCustomer("shop-a", "cu-1");
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      return w.InsertCustomer(c);
+    });
+  }
+  Exec(options.path, kUndoV8);
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  auto got = Get(*s, [&](StoreReader& r) { return r.GetCustomer("shop-a", "cu-1"); });
+  REQUIRE(got.has_value());
+  CHECK_FALSE(got->redactedAt.has_value());
+  Put(*s, [&](StoreWriter& w) { return w.PutChannelIntegration({"shop-a", "email", false, 1}); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.ListChannelIntegrations("shop-a"); }).size() == 1);
 }
 
 }  // namespace livechat::testing

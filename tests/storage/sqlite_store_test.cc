@@ -30,8 +30,8 @@ void AddConversation(Store& s, const std::string& id, Millis lastActive = 1000) 
 }
 
 TEST_CASE("sqlite: schema version and health") {
-  CHECK(SqliteSchemaVersion() == 7);  // 1: records, 2: webhooks, 3: customer order, 4: outbox claim indexes, 5: customer counts,
-                                      // 6: store knowledge, 7: storefront visitor sessions
+  CHECK(SqliteSchemaVersion() == 8);  // 1: records, 2: webhooks, 3: customer order, 4: outbox claim indexes, 5: customer counts,
+                                      // 6: store knowledge, 7: storefront visitor sessions, 8: privacy
   MemorySqliteFixture mem;
   CHECK(mem.store().Healthy());
   FileSqliteFixture file;
