@@ -207,6 +207,13 @@ class StoreReader {
     (void)shopId, (void)shopifyId;
     return NotKept();
   }
+  // Every contact with this email (case-insensitive), in createdAt order: a
+  // redact must reach them all, not only the canonical one FindCustomerByEmail
+  // returns.
+  virtual Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) {
+    (void)shopId, (void)email;
+    return NotKept();
+  }
   // Every conversation of a contact, legacy (older datastore) ones included,
   // oldest first.
   virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,

@@ -152,7 +152,7 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
 }
 
 // The store's contacts a platform request names: by platform customer id
-// (shopifyId), then by email; each contact once.
+// (shopifyId), then every contact with the email; each contact once.
 Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& shopId, const PlatformRequestInput& in) {
   std::vector<Customer> out;
   auto addUnique = [&](Customer c) {
@@ -165,8 +165,8 @@ Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& s
     for (auto& c : byId) addUnique(std::move(c));
   }
   if (in.customerEmail && !in.customerEmail->empty()) {
-    LC_ASSIGN_OR_RETURN(auto byEmail, r.FindCustomerByEmail(shopId, *in.customerEmail));
-    if (byEmail) addUnique(std::move(*byEmail));
+    LC_ASSIGN_OR_RETURN(auto byEmail, r.ListCustomersByEmail(shopId, *in.customerEmail));
+    for (auto& c : byEmail) addUnique(std::move(c));
   }
   return out;
 }

@@ -161,6 +161,59 @@ TEST_CASE("customer redact: personal fields cleared, conversations labelled with
   }
 }
 
+TEST_CASE("customer redact by email reaches every contact with that address, and only this store's") {
+  CoreFixture f;
+  Conversation first = f.Inbound("online_store", "Hello", "twin@example.com");
+  Customer twin = Must(f.service->GetCustomer(f.sys, *first.customerUuid));
+  twin.id = "cu-twin";
+  twin.email = "TWIN@example.com";
+  twin.createdAt += 1;
+  Must(f.store->Write([&](StoreWriter& w) { return w.InsertCustomer(twin); }));
+  auto otherShop = Must(f.service->CreateShop({"Other", Plan::kPro, false}));
+  InboundMessageInput in;
+  in.customerEmail = "twin@example.com";
+  in.text = "Elsewhere";
+  Conversation theirs = Must(f.service->ReceiveInbound(Principal::System(otherShop.id), in));
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "twin@example.com", {}, "t1")));
+  CHECK(rec.changesJson ==
+        R"({"contacts":2,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"orders":0})");
+  CHECK(Must(f.service->GetCustomer(f.sys, *first.customerUuid)).redactedAt.has_value());
+  CHECK(Must(f.service->GetCustomer(f.sys, "cu-twin")).redactedAt.has_value());
+  Customer kept = Must(f.service->GetCustomer(Principal::System(otherShop.id), *theirs.customerUuid));
+  CHECK_FALSE(kept.redactedAt.has_value());
+  CHECK(kept.email == "twin@example.com");
+}
+
+TEST_CASE("customer redact ends the contact's storefront sessions and empties their state") {
+  CoreFixture f;
+  VisitorStart start = Must(f.service->StartVisitorSession(f.shop.appId, "198.51.100.7"));
+  VisitorIdentity who;
+  who.email = "widget@example.com";
+  who.name = "Wendy Widget";
+  Customer c = Must(f.service->VisitorIdentify(start.session, who));
+  VisitorSession s = Must(f.service->AuthenticateVisitor(f.shop.appId, start.token));
+  Must(f.service->VisitorSetState(s, "locale", R"("pt-BR")"));
+  Must(f.service->VisitorSendMessage(s, "Hi from the widget"));
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "widget@example.com", {}, "w1")));
+  CHECK(rec.changesJson ==
+        R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":1,"orders":0})");
+  auto denied = f.service->AuthenticateVisitor(f.shop.appId, start.token);
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.error().code == ErrorCode::kUnauthenticated);
+  std::vector<VisitorSession> sessions;
+  Must(f.store->Read([&](StoreReader& r) -> Status {
+    auto rows = r.ListVisitorSessionsOfCustomer(f.shop.id, c.id);
+    if (!rows.ok()) return rows.take_error();
+    sessions = *rows;
+    return Status::Ok();
+  }));
+  REQUIRE(sessions.size() == 1);
+  CHECK(sessions[0].stateJson == "{}");
+  CHECK(sessions[0].endedAt == f.clock.NowMillis());
+}
+
 TEST_CASE("customer redact: bad input changes nothing and records nothing; unknown store is NOT_FOUND") {
   CoreFixture f;
   Casey casey = MakeCasey(f);

@@ -34,6 +34,9 @@ STORE_TEST("privacy: contacts by platform id, a contact's conversations (legacy 
   a2.createdAt = a.createdAt + 1;
   Customer b = MakeSparseCustomer(kShopB, "cu-1");
   b.shopifyId = "7001";
+  b.email = "same@example.com";
+  a.email = "Same@Example.com";
+  a2.email = "same@example.com";
   Conversation listed = MakeConversation(kShopA, "conv-1", 100);
   listed.customerUuid = "cu-1";
   Conversation legacy = MakeConversation(kShopA, "conv-2", 200);
@@ -50,6 +53,9 @@ STORE_TEST("privacy: contacts by platform id, a contact's conversations (legacy 
   CHECK(Ids(Get(s, [&](StoreReader& r) { return r.FindCustomersByShopifyId(kShopA, "7001"); })) ==
         std::vector<std::string>{"cu-1", "cu-2"});
   CHECK(Get(s, [&](StoreReader& r) { return r.FindCustomersByShopifyId(kShopA, "7002"); }).empty());
+  CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListCustomersByEmail(kShopA, "SAME@example.com"); })) ==
+        std::vector<std::string>{"cu-1", "cu-2"});
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListCustomersByEmail(kShopA, "other@example.com"); }).empty());
   CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListConversationsOfCustomer(kShopA, "cu-1"); })) ==
         std::vector<std::string>{"conv-1", "conv-2"});
 

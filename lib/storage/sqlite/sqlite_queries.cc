@@ -684,6 +684,16 @@ Result<std::vector<Customer>> SqliteQueries::FindCustomersByShopifyId(const std:
   return FetchAll<Customer>(st, ReadCustomer);
 }
 
+Result<std::vector<Customer>> SqliteQueries::ListCustomersByEmail(const std::string& shopId,
+                                                                  const std::string& email) {
+  static const std::string sql = kCustomers.Select() +
+                                 "WHERE shop_id = ?1 AND email IS NOT NULL AND lower(email) = lower(?2) "
+                                 "ORDER BY created_at, rowid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(email);
+  return FetchAll<Customer>(st, ReadCustomer);
+}
+
 Result<bool> SqliteQueries::DeleteCustomer(const std::string& shopId, const std::string& customerId) {
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM customers WHERE shop_id = ?1 AND id = ?2"));
   st.Add(shopId).Add(customerId);

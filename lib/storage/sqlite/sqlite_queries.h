@@ -110,6 +110,7 @@ class SqliteQueries final : public StoreWriter {
   // beside the records they touch).
   Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
                                                          const std::string& shopifyId) override;
+  Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override;
   Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
                                                                 const std::string& customerId) override;
   Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override;
