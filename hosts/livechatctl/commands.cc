@@ -401,6 +401,52 @@ Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
   return Ok(livechat::ToJson(*s));
 }
 
+Outcome StoreInstall(ChatService& service, const ParsedArgs& a) {
+  auto shop = service.SetShopInstalled(Principal::System(Req(a, "store")), true);
+  if (!shop.ok()) return Failed(shop.error());
+  return Ok(livechat::ToJson(*shop));
+}
+
+Outcome Audit(ChatService& service, const ParsedArgs& a) {
+  auto limit = ParseCount(Opt(a, "limit").value_or("100"));
+  if (!limit || *limit < 1 || *limit > 1000) return UsageError("--limit expects a whole number from 1 to 1000");
+  auto rows = service.ListPlatformRequests(Principal::System(Req(a, "store")), *limit);
+  if (!rows.ok()) return Failed(rows.error());
+  std::vector<std::string> items;
+  for (const auto& r : *rows) items.push_back(livechat::ToJson(r));
+  return Ok(JoinArray(items));
+}
+
+Outcome DataRequestList(ChatService& service, const ParsedArgs& a) {
+  auto rows = service.ListDataRequests(Principal::System(Req(a, "store")));
+  if (!rows.ok()) return Failed(rows.error());
+  std::vector<std::string> items;
+  for (const auto& d : *rows) items.push_back(livechat::ToJson(d, /*withExport=*/false));
+  return Ok(JoinArray(items));
+}
+
+Outcome DataRequestShow(ChatService& service, const ParsedArgs& a) {
+  auto d = service.GetDataRequest(Principal::System(Req(a, "store")), Req(a, "id"));
+  if (!d.ok()) return Failed(d.error());
+  return Ok(livechat::ToJson(*d, /*withExport=*/true));
+}
+
+Outcome IntegrationList(ChatService& service, const ParsedArgs& a) {
+  auto rows = service.ListChannelIntegrations(Principal::System(Req(a, "store")));
+  if (!rows.ok()) return Failed(rows.error());
+  std::vector<std::string> items;
+  for (const auto& i : *rows) items.push_back(livechat::ToJson(i));
+  return Ok(JoinArray(items));
+}
+
+Outcome IntegrationSet(ChatService& service, const ParsedArgs& a, bool connected) {
+  auto i = service.SetChannelIntegration(Principal::System(Req(a, "store")), Req(a, "channel"), connected);
+  if (!i.ok()) return Failed(i.error());
+  return Ok(livechat::ToJson(*i));
+}
+Outcome IntegrationConnect(ChatService& service, const ParsedArgs& a) { return IntegrationSet(service, a, true); }
+Outcome IntegrationDisconnect(ChatService& service, const ParsedArgs& a) { return IntegrationSet(service, a, false); }
+
 const FlagDef kStore{"store", true, true, "store id (from `store create`)"};
 
 }  // namespace
@@ -509,6 +555,30 @@ const std::vector<Command>& Commands() {
        {{"out", true, true, "the new backup file (must not exist)"}},
        "copy the database to a new file, consistently, while livechatd runs (SQLite online backup)",
        Backup},
+      {{"store", "install"},
+       {kStore},
+       "mark a store installed again after an uninstall (admin login works again; channels stay as they are)",
+       StoreInstall},
+      {{"audit"},
+       {kStore, {"limit", true, false, "rows at most, 1-1000 (default 100)"}},
+       "the platform requests the store received, newest first (topic, delivery id, outcome, what changed)",
+       Audit},
+      {{"data-requests", "list"}, {kStore}, "the customer-data requests received, newest first (without the export)",
+       DataRequestList},
+      {{"data-requests", "show"},
+       {kStore, {"id", true, true, "the platform's data request id"}},
+       "one customer-data request with its export: everything held on the contact",
+       DataRequestShow},
+      {{"integrations", "list"}, {kStore}, "the store's channel integrations (email, facebook, instagram, whatsapp)",
+       IntegrationList},
+      {{"integrations", "connect"},
+       {kStore, {"channel", true, true, "email|facebook|instagram|whatsapp"}},
+       "reconnect a channel (agent replies on it are delivered again)",
+       IntegrationConnect},
+      {{"integrations", "disconnect"},
+       {kStore, {"channel", true, true, "email|facebook|instagram|whatsapp"}},
+       "disconnect a channel (agent replies on it are refused with CHANNEL_UNAVAILABLE)",
+       IntegrationDisconnect},
       {{"demo"},
        {{"name", true, false, "store name (default \"Demo Store\")"}},
        "create a demo store with data and a key with every permission",

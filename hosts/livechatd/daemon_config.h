@@ -70,6 +70,9 @@ struct DaemonConfig {
   std::int64_t summarizerTimeoutMillis = 20'000;
   bool summarizerAllowPrivate = false;
   std::string summarizerCaFile;
+  // Platform requests (/platform/...): the app secret their signatures are
+  // checked with. Empty: every platform request is refused with 401.
+  std::string platformSecret;
 };
 
 enum class ParseOutcome { kRun, kHelp, kVersion, kError };

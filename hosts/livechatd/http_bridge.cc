@@ -140,8 +140,14 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   InstallProbes(server, store, options.obs);
   if (options.obs.serveOpenApi) InstallOpenApi(server);
 
-  auto serve = [rest, graphql, mcp = options.mcp, files = options.files](const httplib::Request& in,
-                                                                          httplib::Response& res) {
+  auto serve = [rest, graphql, mcp = options.mcp, files = options.files, platform = options.platform](
+                   const httplib::Request& in, httplib::Response& res) {
+    if (platform && livechat::PlatformApi::Owns(in.target)) {
+      livechat::HttpResponse out = platform->Handle(ToHttpRequest(in));
+      tRoute = out.route.empty() ? "/platform" : std::move(out.route);
+      CopyResponse(std::move(out), res);
+      return;
+    }
     if (files && livechat::FileServer::Owns(in.target)) {
       livechat::HttpResponse out = files->Handle(ToHttpRequest(in));
       tRoute = std::move(out.route);

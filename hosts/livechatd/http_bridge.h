@@ -11,6 +11,7 @@
 #include "livechat/file_server.h"
 #include "livechat/graphql_api.h"
 #include "livechat/mcp.h"
+#include "livechat/platform.h"
 #include "livechat/rest.h"
 #include "livechat/store.h"
 #include "observability.h"
@@ -26,6 +27,8 @@ struct BridgeOptions {
   livechat::McpServer* mcp = nullptr;
   // Downloads at /files/{fileId}; null: not served on this listener.
   livechat::FileServer* files = nullptr;
+  // The platform requests at /platform/...; null: not served on this listener.
+  livechat::PlatformApi* platform = nullptr;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked), a catch-all route for every method, the error and

@@ -355,6 +355,9 @@ int main(int argc, char** argv) {
   mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
   mcpOptions.serverVersion = LIVECHAT_VERSION;
   auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
+  livechat::PlatformOptions platformOptions;
+  platformOptions.appSecret = cfg.platformSecret;
+  auto platform = std::make_unique<livechat::PlatformApi>(*service, platformOptions);
   const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
@@ -392,6 +395,7 @@ int main(int argc, char** argv) {
     livechatd::BridgeOptions mainOptions{cfg.accessLog, transportMaxBody, obs};
     mainOptions.mcp = mcp.get();
     mainOptions.files = files.get();
+    mainOptions.platform = platform.get();
     mainOptions.obs.serveOpenApi = true;
     livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
 
@@ -465,6 +469,7 @@ int main(int argc, char** argv) {
   summaryWorker->Stop();
   rest.reset();
   mcp.reset();
+  platform.reset();
   graphql.reset();
   storefront.reset();
   files.reset();

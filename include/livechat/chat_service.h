@@ -255,6 +255,27 @@ struct SetupStatus {
   std::vector<std::string> enabledSkills;
 };
 
+// ---- Platform requests and privacy (chat_service_privacy.cc) ----
+namespace platform_topic {
+inline constexpr const char* kAppUninstalled = "app_uninstalled";
+inline constexpr const char* kCustomersRedact = "customers_redact";
+inline constexpr const char* kCustomersDataRequest = "customers_data_request";
+inline constexpr const char* kShopRedact = "shop_redact";
+}  // namespace platform_topic
+
+// A signed request from the e-commerce platform, already verified and
+// parsed by its adapter. The store is the principal's.
+struct PlatformRequestInput {
+  std::string topic;                       // one of platform_topic
+  std::optional<std::string> deliveryId;   // the platform's webhook id header
+  std::string bodyDigest;                  // SHA-256 hex of the raw body
+  // customers_redact / customers_data_request: who. A contact matches by
+  // shopifyId == customerId, or by email (case-insensitive).
+  std::optional<std::string> customerId, customerEmail, customerPhone;
+  std::vector<std::string> orders;         // orders_to_redact / orders_requested: order ids or numbers
+  std::optional<std::string> dataRequestId;  // customers_data_request: required
+};
+
 struct LoginResult {
   std::string token;  // cookie value, returned once
   AdminSession session;
@@ -407,6 +428,30 @@ class ChatService {
 
   // Outbox (tests; the webhook dispatcher reads its own way).
   Result<std::vector<Event>> ListEvents(const Principal& p, int limit);
+
+  // ---- Platform requests, privacy, install state (chat_service_privacy.cc) ----
+  // Applies one platform request to the principal's store (System only) and
+  // records it in the audit trail in the same transaction. The same request
+  // again (same delivery id, or same body; a data request: same data request
+  // id) changes nothing and is recorded with outcome "replay". A request the
+  // store's state forbids (shop redact while installed) is recorded as
+  // "refused" and returned as such, not as an error. Unknown store: NOT_FOUND.
+  Result<PlatformRequest> ApplyPlatformRequest(const Principal& p, const PlatformRequestInput& in);
+  // The audit trail, newest first; `limit` 1..1000.
+  Result<std::vector<PlatformRequest>> ListPlatformRequests(const Principal& p, int limit);
+  Result<std::vector<DataRequest>> ListDataRequests(const Principal& p);
+  Result<DataRequest> GetDataRequest(const Principal& p, const std::string& id);
+  // email, facebook, instagram, whatsapp, each with its state (connected
+  // unless disconnected by uninstall or the operator).
+  Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const Principal& p);
+  Result<ChannelIntegration> SetChannelIntegration(const Principal& p, const std::string& channel, bool connected);
+  // Marks the store installed again (or uninstalled) without a platform
+  // request. Channels stay as they are; sessions are not restored.
+  Result<Shop> SetShopInstalled(const Principal& p, bool installed);
+  // The admin inbox's contact delete (an admin session, or the operator; API
+  // keys: FORBIDDEN, spec rule 8). The contact row goes; its conversations
+  // stay, detached and redacted.
+  Status DeleteCustomer(const Principal& p, const std::string& customerUuid);
 
   // ---- Webhooks (Manage conversations) ----
   Result<std::vector<WebhookSubscription>> ListWebhooks(const Principal& p);

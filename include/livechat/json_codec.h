@@ -41,6 +41,12 @@ std::string ToJson(const AiSettings& s);
 std::string ToJson(const WebhookSubscription& s);
 std::string ToJson(const WebhookDelivery& d);
 std::string ToJson(const DeliveryAttempt& a);
+// {"channel","connected","updatedAt"}; updatedAt null for a never-changed channel.
+std::string ToJson(const ChannelIntegration& i);
+// An audit-trail row: id, storeId, topic, deliveryId, receivedAt, outcome, changes, message.
+std::string ToJson(const PlatformRequest& r);
+// id, storeId, customer, receivedAt, contacts (and `export` when asked).
+std::string ToJson(const DataRequest& d, bool withExport);
 // Outbox event as the webhook envelope: eventId, type, shopId, conversationId, occurredAt, data.
 std::string EventEnvelopeJson(const Event& e);
 

@@ -104,6 +104,9 @@ struct Customer {
   // Channel identity for Messenger / Instagram / WhatsApp delivery (page-scoped
   // id or phone). Internal: never serialized.
   std::optional<std::string> channelRecipient;
+  // Set by a customer-redact request (spec rule 8): the personal fields are
+  // cleared and the contact reads as isRedacted.
+  std::optional<Millis> redactedAt;
 };
 
 struct LastMessage {
@@ -141,6 +144,9 @@ struct Conversation {
   std::optional<Millis> updatedAt;
   std::optional<Millis> lastCustomerMessageAt;  // internal: 24-hour messaging window
   bool inNewDatastore = true;  // false: an unmigrated legacy record (never listed; spec rule 5)
+  // Set when its contact was redacted or deleted: the history stays, under
+  // that label, without the contact's personal fields.
+  std::optional<Millis> redactedAt;
 };
 
 struct Message {
@@ -321,6 +327,41 @@ struct FileRecord {
   std::optional<std::string> messageId;        // attachments: Message::id
   std::string uploaderType;                    // visitor | member | apiKey | operator
   std::optional<std::string> uploaderId;       // session id, member id or key id
+};
+
+// A store's connection to one messaging channel (email, facebook, instagram,
+// whatsapp). A store without a row is connected: uninstalling the app
+// disconnects every channel (spec rule 9) and an agent reply on a
+// disconnected channel is CHANNEL_UNAVAILABLE.
+struct ChannelIntegration {
+  std::string shopId;
+  std::string channel;
+  bool connected = true;
+  Millis updatedAt = 0;
+};
+
+// One signed request from the e-commerce platform, as the audit trail keeps
+// it: what arrived, and what it changed.
+struct PlatformRequest {
+  std::string id;                          // ours ("preq_...")
+  std::string shopId;
+  std::string topic;                       // app_uninstalled | customers_redact | customers_data_request | shop_redact
+  std::optional<std::string> deliveryId;   // the platform's webhook id header, when sent
+  std::string requestKey;                  // what makes two requests "the same" (see docs/operations.md)
+  Millis receivedAt = 0;
+  std::string outcome;                     // applied | replay | refused
+  std::string changesJson = "{}";          // counts of what changed: {"contacts":1,"conversations":2,...}
+  std::optional<std::string> message;      // why it was refused, or what a replay repeats
+};
+
+// A customer-data request and its export, assembled when it arrived.
+struct DataRequest {
+  std::string id;                          // the platform's data request id
+  std::string shopId;
+  std::string customerJson = "{}";         // the customer as the request named it {id, email, phone}
+  Millis receivedAt = 0;
+  std::int64_t contacts = 0;               // contacts found for it
+  std::string exportJson = "{}";           // everything held on them
 };
 
 }  // namespace livechat

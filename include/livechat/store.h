@@ -247,6 +247,65 @@ class StoreReader {
   virtual Result<SummaryQueueStats> GetSummaryQueueStats() {
     return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
   }
+  // ---- Privacy, platform requests, channel integrations (migration 8) ----
+  // A Store without them keeps these defaults (kInternal), like the visitor
+  // sessions above.
+  //
+  // Contacts whose shopifyId equals `shopifyId`, in createdAt order.
+  virtual Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
+                                                                 const std::string& shopifyId) {
+    (void)shopId, (void)shopifyId;
+    return NotKept();
+  }
+  // Every contact with this email (case-insensitive), in createdAt order: a
+  // redact must reach them all, not only the canonical one FindCustomerByEmail
+  // returns.
+  virtual Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) {
+    (void)shopId, (void)email;
+    return NotKept();
+  }
+  // Every conversation of a contact, legacy (older datastore) ones included,
+  // oldest first.
+  virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
+                                                                        const std::string& customerId) {
+    (void)shopId, (void)customerId;
+    return NotKept();
+  }
+  // The visitor sessions (ended ones too) that name the contact.
+  virtual Result<std::vector<VisitorSession>> ListVisitorSessionsOfCustomer(const std::string& shopId,
+                                                                            const std::string& customerId) {
+    (void)shopId, (void)customerId;
+    return NotKept();
+  }
+  // The stored rows only, by channel; a channel without a row is connected.
+  virtual Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) {
+    (void)shopId;
+    return NotKept();
+  }
+  // The first request applied with this key (outcome "applied"), or empty: a
+  // refused request may be sent again and apply.
+  virtual Result<std::optional<PlatformRequest>> FindPlatformRequest(const std::string& shopId,
+                                                                     const std::string& requestKey) {
+    (void)shopId, (void)requestKey;
+    return NotKept();
+  }
+  // The audit trail, newest first (receivedAt, then insertion), at most `limit`.
+  virtual Result<std::vector<PlatformRequest>> ListPlatformRequests(const std::string& shopId, int limit) {
+    (void)shopId, (void)limit;
+    return NotKept();
+  }
+  virtual Result<std::optional<DataRequest>> GetDataRequest(const std::string& shopId, const std::string& id) {
+    (void)shopId, (void)id;
+    return NotKept();
+  }
+  // Newest first.
+  virtual Result<std::vector<DataRequest>> ListDataRequests(const std::string& shopId) {
+    (void)shopId;
+    return NotKept();
+  }
+
+ protected:
+  static Error NotKept() { return Error{ErrorCode::kInternal, "this store does not keep privacy records"}; }
 };
 
 class StoreWriter : public StoreReader {
@@ -369,6 +428,41 @@ class StoreWriter : public StoreReader {
                                         const std::string& jobId) {
     (void)shopId, (void)conversationId, (void)jobId;
     return Error{ErrorCode::kInternal, "this store does not keep summary jobs"};
+  }
+  // ---- Privacy, platform requests, channel integrations (defaults: kInternal) ----
+  // Removes the contact row only; its conversations are the caller's business.
+  virtual Result<bool> DeleteCustomer(const std::string& shopId, const std::string& customerId) {
+    (void)shopId, (void)customerId;
+    return NotKept();
+  }
+  // Returns how many pages were removed.
+  virtual Result<std::int64_t> DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) {
+    (void)shopId, (void)conversationId;
+    return NotKept();
+  }
+  // Admin sessions of the store (of one member when `memberId` is not empty).
+  // Returns how many were removed.
+  virtual Result<std::int64_t> DeleteSessions(const std::string& shopId, const std::string& memberId) {
+    (void)shopId, (void)memberId;
+    return NotKept();
+  }
+  virtual Result<bool> DeleteMember(const std::string& shopId, const std::string& memberId) {
+    (void)shopId, (void)memberId;
+    return NotKept();
+  }
+  // Inserts or replaces (shopId, channel).
+  virtual Status PutChannelIntegration(const ChannelIntegration& i) {
+    (void)i;
+    return NotKept();
+  }
+  virtual Status InsertPlatformRequest(const PlatformRequest& r) {
+    (void)r;
+    return NotKept();
+  }
+  // Fails with kInternal when (shopId, id) exists.
+  virtual Status InsertDataRequest(const DataRequest& d) {
+    (void)d;
+    return NotKept();
   }
 };
 

@@ -81,17 +81,22 @@ Result<Principal> ChatService::AuthenticateSession(const std::string& token) {
   struct Found {
     std::optional<AdminSession> session;
     std::optional<Member> member;
+    bool installed = false;
   };
   LC_ASSIGN_OR_RETURN(auto found, ReadValue<Found>(store(), [&](StoreReader& r) -> Result<Found> {
                         Found f;
                         LC_ASSIGN_OR_RETURN(f.session, r.GetSession(hash));
                         if (f.session) {
                           LC_ASSIGN_OR_RETURN(f.member, r.GetMember(f.session->shopId, f.session->memberId));
+                          LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(f.session->shopId));
+                          f.installed = shop && shop->installed;
                         }
                         return f;
                       }));
+  // Uninstalling deletes the store's sessions; the install check also covers
+  // a session created in the moment between the two.
   if (!found.session || !ConstantTimeEquals(found.session->tokenHash, hash) ||
-      found.session->expiresAt <= clock_->NowMillis() || !found.member || !found.member->active)
+      found.session->expiresAt <= clock_->NowMillis() || !found.member || !found.member->active || !found.installed)
     return MakeError(ErrorCode::kUnauthenticated, "session expired or invalid: log in again");
   Principal p;
   p.kind = Principal::Kind::kAdminSession;
@@ -119,7 +124,15 @@ Result<LoginResult> ChatService::Login(const std::string& email, const std::stri
   const Millis now = clock_->NowMillis();
   out.session = AdminSession{Sha256Hex(out.token), out.member.shopId, out.member.id, now,
                              now + limits().sessionTtlMillis};
-  LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) { return w.InsertSession(out.session); }));
+  LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) -> Status {
+    // Checked in the write that creates the session, so an uninstall cannot
+    // slip between the check and the insert (spec rule 9: the team is signed out).
+    LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(out.member.shopId));
+    if (!shop || !shop->installed)
+      return MakeError(ErrorCode::kForbidden,
+                       "this store has uninstalled the app: the admin inbox is closed until it is installed again");
+    return w.InsertSession(out.session);
+  }));
   return out;
 }
 

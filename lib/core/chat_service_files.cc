@@ -331,6 +331,15 @@ Status ChatService::DeleteFile(const Principal& p, const std::string& fileId) {
   return options_.blobs->Delete(BlobKey(file));
 }
 
+Result<std::int64_t> internal::DeleteShopUploadRecords(StoreWriter& w, const std::string& shopId) {
+  std::int64_t removed = 0;
+  for (const char* kind : kPurgedKinds) {
+    LC_ASSIGN_OR_RETURN(std::int64_t n, w.DeleteFilesOfKind(shopId, kind));
+    removed += n;
+  }
+  return removed;
+}
+
 Status ChatService::PurgeShopUploads(const std::string& shopId) {
   if (!options_.blobs) return NoBlobs();
   // Records first, then the bytes by kind: a failure half-way leaves only
@@ -338,10 +347,8 @@ Status ChatService::PurgeShopUploads(const std::string& shopId) {
   LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(shopId));
     if (!shop) return NotFound("store");
-    for (const char* kind : kPurgedKinds) {
-      LC_ASSIGN_OR_RETURN(std::int64_t removed, w.DeleteFilesOfKind(shopId, kind));
-      (void)removed;
-    }
+    auto removed = DeleteShopUploadRecords(w, shopId);
+    if (!removed.ok()) return removed.take_error();
     return Status::Ok();
   }));
   if (!IsValidBlobKey(shopId)) return Status::Ok();  // no blob can have been stored under such an id

@@ -130,6 +130,7 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
       c.lastMessage = LastMessage{m.text, m.senderType, now};
       c.lastActive = now;
     } else if (in.asBot) {
+      LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
       LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
       m.senderType = "bot";
       m.senderName = "AI assistant";
@@ -151,6 +152,7 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
       m.isNote = in.isNote;
       c.isRead = true;  // an agent writing has read the conversation
       if (!in.isNote) {
+        LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
         LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
         if (c.isChatBot) c.isChatBot = false;  // the human takes over from the AI agent
         LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));

@@ -23,6 +23,17 @@ std::string HmacSha256Hex(std::string_view key, std::string_view message) {
   return std::string(hex, crypto_auth_hmacsha256_BYTES * 2);
 }
 
+std::string HmacSha256Base64(std::string_view key, std::string_view data) {
+  crypto_auth_hmacsha256_state st;
+  crypto_auth_hmacsha256_init(&st, reinterpret_cast<const unsigned char*>(key.data()), key.size());
+  crypto_auth_hmacsha256_update(&st, reinterpret_cast<const unsigned char*>(data.data()), data.size());
+  unsigned char mac[crypto_auth_hmacsha256_BYTES];
+  crypto_auth_hmacsha256_final(&st, mac);
+  char b64[sodium_base64_ENCODED_LEN(crypto_auth_hmacsha256_BYTES, sodium_base64_VARIANT_ORIGINAL)];
+  sodium_bin2base64(b64, sizeof b64, mac, sizeof mac, sodium_base64_VARIANT_ORIGINAL);
+  return b64;
+}
+
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   return sodium_memcmp(a.data(), b.data(), a.size()) == 0;

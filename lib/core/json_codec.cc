@@ -157,6 +157,9 @@ std::string ToJson(const Conversation& c, JsonView view) {
     w.Null("lastMessage");
   }
   w.Time("lastActive", c.lastActive).Time("createdAt", c.createdAt).Time("updatedAt", c.updatedAt);
+  // Not in the spec's table: the label a redacted contact's conversations
+  // carry (spec rule 8), so a reader can tell cleared fields from unknown ones.
+  w.Bool("isRedacted", c.redactedAt.has_value());
   return w.Done();
 }
 
@@ -220,6 +223,7 @@ std::string ToJson(const Customer& c) {
       .Time("lastChatAt", c.lastChatAt)
       .Time("createdAt", c.createdAt)
       .Time("updatedAt", c.updatedAt)
+      .Bool("isRedacted", c.redactedAt.has_value())
       .Done();
 }
 
@@ -386,5 +390,37 @@ std::string ToJson(const DeliveryAttempt& a) {
 }
 
 std::string ToJson(const AiSettings& s) { return internal::AiSettingsJson(s); }
+
+std::string ToJson(const ChannelIntegration& i) {
+  return ObjectWriter()
+      .Str("channel", i.channel)
+      .Bool("connected", i.connected)
+      .Time("updatedAt", i.updatedAt ? std::optional<Millis>(i.updatedAt) : std::nullopt)
+      .Done();
+}
+
+std::string ToJson(const PlatformRequest& r) {
+  return ObjectWriter()
+      .Str("id", r.id)
+      .Str("storeId", r.shopId)
+      .Str("topic", r.topic)
+      .Str("deliveryId", r.deliveryId)
+      .Time("receivedAt", r.receivedAt)
+      .Str("outcome", r.outcome)
+      .Raw("changes", r.changesJson, "{}")
+      .Str("message", r.message)
+      .Done();
+}
+
+std::string ToJson(const DataRequest& d, bool withExport) {
+  ObjectWriter w;
+  w.Str("id", d.id)
+      .Str("storeId", d.shopId)
+      .Raw("customer", d.customerJson, "{}")
+      .Time("receivedAt", d.receivedAt)
+      .Int("contacts", d.contacts);
+  if (withExport) w.Raw("export", d.exportJson, "{}");
+  return w.Done();
+}
 
 }  // namespace livechat

@@ -67,6 +67,17 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
 Customer NewContact(Random& random, const std::string& shopId, const std::optional<std::string>& name,
                     const std::optional<std::string>& email, const std::optional<std::string>& phone, Millis now);
 
+// Removes the records of a shop's uploaded files that shop redact deletes
+// (contact imports, logos, avatars, icons; not widget attachments, which
+// are conversation history) inside an open transaction; returns how many.
+// ChatService::PurgeShopUploads removes the bytes (chat_service_files.cc).
+Result<std::int64_t> DeleteShopUploadRecords(StoreWriter& w, const std::string& shopId);
+
+// CHANNEL_UNAVAILABLE when the store's integration for `channel` is
+// disconnected (uninstall, or the operator); channels without one pass
+// (chat_service_privacy.cc).
+Status CheckChannelConnected(StoreReader& r, const std::string& shopId, const std::string& channel);
+
 // A message with attachments adds contentType and files (`filesJson`: the
 // entries with their URLs; the message's own when null).
 std::string MessageEventData(const Message& m, const std::string* filesJson = nullptr);

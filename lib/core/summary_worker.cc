@@ -49,8 +49,9 @@ Result<SummaryInput> LoadSummaryInput(Store& store, const std::string& shopId, c
     return Status::Ok();
   });
   if (!st.ok()) return st.take_error();
-  // privacy: the lead wires the Redacted label here at merge
-  // (in.redacted = the conversation or its contact is redacted).
+  // A redacted conversation is summarized as such and its messages never
+  // leave for an outside summarizer (customer redact, contact delete).
+  in.redacted = in.conversation.redactedAt.has_value();
   return in;
 }
 

@@ -164,6 +164,9 @@ Result<graphql::Schema> BuildCustomerSchema() {
                       if (!c.lastName || c.lastName->empty()) return Value(first);
                       return Value(first.empty() ? *c.lastName : first + " " + *c.lastName);
                     }),
+      CustomerField("isRedacted", "Boolean!",
+                    "True when the contact was redacted at the e-commerce platform's request: its personal fields are cleared, its conversations kept under that label.",
+                    [](const Customer& c) { return Value(c.redactedAt.has_value()); }),
   };
   b.Add(std::move(customer));
 

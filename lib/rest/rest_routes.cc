@@ -27,6 +27,9 @@ struct Route {
   std::string_view method;
   BodyRule body;
   Handler handler;
+  // Served only under /api/chat/... to an admin session: the public API has
+  // no such operation (spec rule 8: no endpoint deletes a contact).
+  bool adminOnly = false;
 };
 
 HttpResponse Ok(std::string body, int status = 200) { return JsonResponse(status, std::move(body)); }
@@ -299,6 +302,11 @@ Result<HttpResponse> ListWebhookDeliveries(RouteContext& c) {
   return Ok(DataEnvelope(JsonArray(deliveries, [](const WebhookDelivery& d) { return ToJson(d); })));
 }
 
+Result<HttpResponse> DeleteCustomer(RouteContext& c) {
+  LC_RETURN_IF_ERROR(c.service.DeleteCustomer(c.principal, c.params[0]));
+  return Deleted(c.params[0]);
+}
+
 Result<HttpResponse> RedeliverWebhook(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(auto d, c.service.RedeliverWebhook(c.principal, c.params[0], c.params[1]));
   return Ok(DataEnvelope(ToJson(d)), 202);
@@ -331,6 +339,7 @@ const std::vector<Route>& Routes() {
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "PUT", B::kRequired, UpdateAttribute},
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "DELETE", B::kNone, DeleteAttribute},
       {{"chat", "customers", "{customerUuid}"}, "GET", B::kNone, GetCustomer},
+      {{"chat", "customers", "{customerUuid}"}, "DELETE", B::kNone, DeleteCustomer, /*adminOnly=*/true},
       {{"chat", "customers", "{customerUuid}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
       {{"chat", "members"}, "GET", B::kNone, ListMembers},
       {{"chat", "members", "{memberId}"}, "GET", B::kNone, GetMember},
@@ -393,7 +402,9 @@ HttpResponse DispatchChat(ChatService& service, const Principal& principal, cons
   std::string allow;
   const Route* matched = nullptr;
   std::vector<std::string> params;
+  const bool admin = principal.kind == Principal::Kind::kAdminSession;
   for (const Route& route : Routes()) {
+    if (route.adminOnly && !admin) continue;
     if (!Matches(route, target.segments, first, &params)) continue;
     matched = &route;
     if (route.method != req.method) {

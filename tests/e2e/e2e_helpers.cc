@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "livechat/platform.h"
 #include "livechat/rest.h"
 #include "support/exchange_recorder.h"
 
@@ -97,7 +98,9 @@ httplib::Client MakeClient(int port) {
   // and probes of a real livechatd answered; GraphQL has its own checks.
   cli.set_logger([](const httplib::Request& req, const httplib::Response& res) {
     const std::string path = req.path.substr(0, req.path.find('?'));
-    if (!livechat::RestApi::Owns(path) && path != "/healthz" && path != "/readyz" && path != "/openapi.json") return;
+    if (!livechat::RestApi::Owns(path) && !livechat::PlatformApi::Owns(path) && path != "/healthz" &&
+        path != "/readyz" && path != "/openapi.json")
+      return;
     livechat::HttpRequest in;
     in.method = req.method;
     in.target = req.path;

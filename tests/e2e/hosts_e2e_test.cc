@@ -34,13 +34,13 @@ using e2e::Str;
 using e2e::TempDir;
 
 // The list view of a conversation: the spec's 31 fields less the four
-// "Detail only" ones.
+// "Detail only" ones, and the redaction label.
 const std::set<std::string> kListConversationKeys = {
     "id",          "firestoreId",  "pgConvoId",        "shopId",         "sessionId",  "customerUuid",
     "customerName", "customerEmail", "customerType",    "status",         "isChatBot",  "hasChatBot",
     "isRead",      "isCustomerRead", "isOnline",        "isBlock",        "isStarred",  "hasFirstMsg",
     "hidePreChatMessage", "memberId", "channels",       "tags",           "messageCount", "lastMessage",
-    "lastActive",  "createdAt",    "updatedAt"};
+    "lastActive",  "createdAt",    "updatedAt",    "isRedacted"};
 
 }  // namespace
 

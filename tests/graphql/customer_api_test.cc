@@ -282,4 +282,39 @@ TEST_CASE("graphql: query cost is metered with a token bucket per key") {
   CHECK(std::string(huge.json["errors"][0]["message"].GetString()).find("exceeds the budget") != std::string::npos);
 }
 
+TEST_CASE("graphql: a redacted customer reads isRedacted with its personal fields cleared, in lookups and lists") {
+  GqlFixture f;
+  auto ada = f.Inbound("email", std::string("Ada Lovelace"), std::string("ada@example.com"));
+  f.clock.Advance(1000);  // list order is createdAt, then id
+  auto bob = f.Inbound("email", std::string("Bob Builder"), std::string("bob@example.com"));
+  PlatformRequestInput in;
+  in.topic = platform_topic::kCustomersRedact;
+  in.customerEmail = "ada@example.com";
+  in.bodyDigest = "b";
+  auto rec = f.service->ApplyPlatformRequest(Principal::System(f.shop.id), in);
+  REQUIRE(rec.ok());
+  REQUIRE(rec->outcome == "applied");
+
+  auto r = f.Query("{ customer(id: \"" + ada.id +
+                   "\") { id firstName lastName fullName email isRedacted } customers(first: 5) { nodes { id email "
+                   "isRedacted } } }");
+  REQUIRE(r.status == 200);
+  CHECK_FALSE(r.json.HasMember("errors"));
+  const auto& a = r.json["data"]["customer"];
+  CHECK(std::string(a["id"].GetString()) == ada.id);
+  CHECK(std::string(a["firstName"].GetString()) == "");
+  CHECK(a["lastName"].IsNull());
+  CHECK(std::string(a["fullName"].GetString()) == "");
+  CHECK(a["email"].IsNull());
+  CHECK(a["isRedacted"].GetBool());
+  const auto& nodes = r.json["data"]["customers"]["nodes"];
+  REQUIRE(nodes.Size() == 2);
+  CHECK(std::string(nodes[0]["id"].GetString()) == ada.id);
+  CHECK(nodes[0]["isRedacted"].GetBool());
+  CHECK(nodes[0]["email"].IsNull());
+  CHECK(std::string(nodes[1]["id"].GetString()) == bob.id);
+  CHECK_FALSE(nodes[1]["isRedacted"].GetBool());
+  CHECK(std::string(nodes[1]["email"].GetString()) == "bob@example.com");
+}
+
 }  // namespace livechat

@@ -29,6 +29,7 @@ struct CustomerRecord {
   std::string createdAt = "2026-01-01T00:00:00Z";
   std::optional<std::string> updatedAt;
   std::optional<std::string> lastChatAt;
+  bool isRedacted = false;
   // Test hooks: make a field fail or return null where it must not.
   bool failEmail = false;
   bool nullFirstName = false;
@@ -179,6 +180,9 @@ inline Result<Schema> BuildCustomerSchema(const CustomerStore& store) {
                     [](const CustomerRecord& c) {
                       return Value(c.lastName && !c.lastName->empty() ? c.firstName + " " + *c.lastName : c.firstName);
                     }),
+      CustomerField("isRedacted", "Boolean!",
+                    "True when the contact was redacted at the e-commerce platform's request: its personal fields are cleared, its conversations kept under that label.",
+                    [](const CustomerRecord& c) { return Value(c.isRedacted); }),
   };
   // A field whose resolver fails for some customers (per-field errors).
   for (FieldDef& f : customer.fields) {

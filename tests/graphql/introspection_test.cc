@@ -46,8 +46,8 @@ TEST_CASE("introspection: getIntrospectionQuery() with every option runs and lis
   CHECK(s.Find("mutationType")->IsNull());
   CHECK(s.Find("subscriptionType")->IsNull());
   CHECK(Names(*s.Find("types")) ==
-        std::vector<std::string>{"Query", "ID", "Int", "String", "Customer", "Float", "CustomerType", "Channel",
-                                 "DateTime", "CustomerConnection", "CustomerEdge", "PageInfo", "Boolean", "__Schema",
+        std::vector<std::string>{"Query", "ID", "Int", "String", "Customer", "Float", "Boolean", "CustomerType",
+                                 "Channel", "DateTime", "CustomerConnection", "CustomerEdge", "PageInfo", "__Schema",
                                  "__Type", "__TypeKind", "__Field", "__InputValue", "__EnumValue", "__Directive",
                                  "__DirectiveLocation"});
   CHECK(Names(*s.Find("directives")) == std::vector<std::string>{"include", "skip", "deprecated", "specifiedBy", "oneOf"});

@@ -24,16 +24,16 @@ TEST_CASE("AppendJsonString escapes what JSON requires and passes UTF-8 through"
   CHECK(Str(At(doc, 0)) == input);
 }
 
-TEST_CASE("Conversation: 27 keys in lists, 31 in detail, nullable keys present as null") {
+TEST_CASE("Conversation: 28 keys in lists (27 + isRedacted), 32 in detail, nullable keys present as null") {
   Conversation c;
   c.id = "c-1";
   c.shopId = "shop_1";
   auto list = ParseJson(ToJson(c, JsonView::kList));
   auto detail = ParseJson(ToJson(c, JsonView::kDetail));
   CHECK(KeySet(list) == Keys(kConversationListKeys));
-  CHECK(KeySet(list).size() == 27);
+  CHECK(KeySet(list).size() == 28);
   CHECK(KeySet(detail) == Keys(kConversationListKeys, kConversationDetailOnlyKeys));
-  CHECK(KeySet(detail).size() == 31);
+  CHECK(KeySet(detail).size() == 32);
   for (const char* k : {"firestoreId", "pgConvoId", "sessionId", "customerUuid", "customerName", "customerEmail",
                         "memberId", "messageCount", "lastMessage", "lastActive", "createdAt", "updatedAt"}) {
     CAPTURE(k);
@@ -142,7 +142,7 @@ TEST_CASE("Message id falls back to the numeric id when there is no UUID") {
   CHECK(Str(At(j, "id")) == "1234");
 }
 
-TEST_CASE("Customer: exactly the 30 documented keys, never the channel identity") {
+TEST_CASE("Customer: the 30 documented keys and isRedacted, never the channel identity") {
   Customer c;
   c.id = "cu-1";
   c.channelRecipient = "psid-secret";
@@ -150,7 +150,7 @@ TEST_CASE("Customer: exactly the 30 documented keys, never the channel identity"
   std::string text = ToJson(c);
   auto j = ParseJson(text);
   CHECK(KeySet(j) == Keys(kCustomerKeys));
-  CHECK(KeySet(j).size() == 30);
+  CHECK(KeySet(j).size() == 31);
   CHECK(text.find("psid-secret") == std::string::npos);
   CHECK(text.find("channelRecipient") == std::string::npos);
   CHECK(text.find("shopId") == std::string::npos);

@@ -13,7 +13,7 @@ using namespace livechat::testing;
 
 std::string Path(const Conversation& c, const std::string& rest = "") { return "/chat/conversations/" + c.id + rest; }
 
-TEST_CASE("GET /chat/conversations: envelope, list view of 27 keys, content type") {
+TEST_CASE("GET /chat/conversations: envelope, list view of 28 keys (27 + isRedacted), content type") {
   RestFixture f;
   f.InboundFrom("maya@example.com", "Do you ship to Canada?");
   auto r = f.Get("/chat/conversations");
@@ -26,7 +26,7 @@ TEST_CASE("GET /chat/conversations: envelope, list view of 27 keys, content type
   REQUIRE(r.data().Size() == 1);
   const auto& c = At(r.data(), 0);
   CHECK(KeySet(c) == Keys(kConversationListKeys));
-  CHECK(KeySet(c).size() == 27);
+  CHECK(KeySet(c).size() == 28);
   CHECK(Str(At(c, "shopId")) == f.shop.id);
   CHECK(Str(At(c, "customerEmail")) == "maya@example.com");
   CHECK(Str(At(c, "customerType")) == "guest");
@@ -42,7 +42,7 @@ TEST_CASE("GET /chat/conversations: envelope, list view of 27 keys, content type
   CHECK(At(c, "firestoreId").IsNull());
 }
 
-TEST_CASE("GET /chat/conversations/{id}: detail view of 31 keys with meta.source") {
+TEST_CASE("GET /chat/conversations/{id}: detail view of 32 keys (31 + isRedacted) with meta.source") {
   RestFixture f;
   auto conv = f.InboundFrom("maya@example.com", "hello");
   auto r = f.Get(Path(conv));
@@ -51,7 +51,7 @@ TEST_CASE("GET /chat/conversations/{id}: detail view of 31 keys with meta.source
   CHECK(KeySet(At(r.json, "meta")) == std::set<std::string>{"source"});
   CHECK(Str(At(At(r.json, "meta"), "source")) == "postgresql");
   CHECK(KeySet(r.data()) == Keys(kConversationListKeys, kConversationDetailOnlyKeys));
-  CHECK(KeySet(r.data()).size() == 31);
+  CHECK(KeySet(r.data()).size() == 32);
   CHECK(At(r.data(), "customerPhone").IsNull());
   CHECK(At(r.data(), "memberName").IsNull());
   CHECK(At(r.data(), "teamId").IsNull());

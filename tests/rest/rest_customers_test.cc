@@ -24,7 +24,7 @@ TEST_CASE("GET /chat/customers/{uuid}: the 30-key profile, never the channel ide
   REQUIRE(r.status() == 200);
   CHECK(KeySet(r.json) == std::set<std::string>{"data"});
   CHECK(KeySet(r.data()) == Keys(kCustomerKeys));
-  CHECK(KeySet(r.data()).size() == 30);
+  CHECK(KeySet(r.data()).size() == 31);
   CHECK(r.raw.body.find("wa-recipient-secret") == std::string::npos);
   CHECK(Str(At(r.data(), "id")) == *conv.customerUuid);
   CHECK(Str(At(r.data(), "name")) == "Sofia Rossi");

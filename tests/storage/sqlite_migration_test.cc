@@ -24,10 +24,16 @@ void Exec(const std::string& path, const char* sql) {
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
-const std::string kUndoAfterV7 = "DROP INDEX conversations_legacy; DROP TABLE summary_jobs; DROP TABLE files; ";
-// Back to version 7: 9 (files), 10 (summary jobs) and later are applied again on open.
-const std::string kUndoV9 = kUndoAfterV7 + "PRAGMA user_version = 7;";
-const std::string& kUndoV10 = kUndoV9;
+const std::string kUndoAfterV7 =
+    "DROP INDEX conversations_legacy; DROP TABLE summary_jobs; DROP TABLE files; "
+    "DROP TABLE channel_integrations; DROP TABLE platform_requests; DROP TABLE data_requests; "
+    "DROP INDEX customers_shopify; DROP INDEX conversations_customer_all; DROP INDEX visitor_sessions_customer; "
+    "DROP INDEX admin_sessions_shop; ALTER TABLE customers DROP COLUMN redacted_at; "
+    "ALTER TABLE conversations DROP COLUMN redacted_at; ";
+// Back to version 7: 8 (privacy), 9 (files), 10 (summary jobs) and later are applied again on open.
+const std::string kUndoV8 = kUndoAfterV7 + "PRAGMA user_version = 7;";
+const std::string& kUndoV9 = kUndoV8;
+const std::string& kUndoV10 = kUndoV8;
 // Back to version 5: 6 (store knowledge), 7 (visitor sessions) and later.
 const std::string kUndoV6 = kUndoAfterV7 +
     "DROP TABLE visitor_sessions; DROP TABLE catalog_fts; DROP TABLE catalog_keys; DROP TABLE catalog_items; "
@@ -141,6 +147,27 @@ TEST_CASE("sqlite migration 10: a version 7 file gains the summary jobs and keep
   CHECK(Get(*s, [&](StoreReader& r) { return r.FindConversation("shop-a", "c1"); }).has_value());
   Put(*s, [&](StoreWriter& w) { return w.PutSummaryJob(SummaryJob{"j1", "shop-a", "c1", 5, 0, 5, 0}); });
   CHECK(Get(*s, [&](StoreReader& r) { return r.GetSummaryQueueStats(); }).pending == 1);
+}
+
+TEST_CASE("sqlite migration 8: a version 7 file gains the redaction columns and privacy tables, keeps its data") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate8.db"), 2, 5000};
+  Customer c = MakeSparseCustomer("shop-a", "cu-1");
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      return w.InsertCustomer(c);
+    });
+  }
+  Exec(options.path, kUndoV8.c_str());
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  auto got = Get(*s, [&](StoreReader& r) { return r.GetCustomer("shop-a", "cu-1"); });
+  REQUIRE(got.has_value());
+  CHECK_FALSE(got->redactedAt.has_value());
+  Put(*s, [&](StoreWriter& w) { return w.PutChannelIntegration({"shop-a", "email", false, 1}); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.ListChannelIntegrations("shop-a"); }).size() == 1);
 }
 
 }  // namespace livechat::testing

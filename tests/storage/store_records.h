@@ -126,6 +126,7 @@ inline Customer MakeFullCustomer(const std::string& shopId, const std::string& i
   c.createdAt = 1767225600000;
   c.updatedAt = 1767225800000;
   c.channelRecipient = "+447700900000";
+  c.redactedAt = 1767225900000;
   return c;
 }
 
@@ -170,6 +171,7 @@ inline void CheckSame(const Customer& a, const Customer& b) {
   CHECK(a.createdAt == b.createdAt);
   CHECK(a.updatedAt == b.updatedAt);
   CHECK(a.channelRecipient == b.channelRecipient);
+  CHECK(a.redactedAt == b.redactedAt);
 }
 
 // A listed conversation with only the required fields; pgConvoId unset so
@@ -213,6 +215,7 @@ inline Conversation MakeFullConversation(const std::string& shopId, const std::s
   c.updatedAt = 1767225695000;
   c.lastCustomerMessageAt = 1767225680000;
   c.inNewDatastore = true;
+  c.redactedAt = 1767225699000;
   return c;
 }
 
@@ -252,6 +255,7 @@ inline void CheckSame(const Conversation& a, const Conversation& b) {
   CHECK(a.updatedAt == b.updatedAt);
   CHECK(a.lastCustomerMessageAt == b.lastCustomerMessageAt);
   CHECK(a.inNewDatastore == b.inNewDatastore);
+  CHECK(a.redactedAt == b.redactedAt);
 }
 
 inline Message MakeMessage(const std::string& shopId, const std::string& conversationId, const std::string& id,

@@ -104,7 +104,8 @@ inline const std::vector<std::string> kConversationListKeys = {
     "id", "firestoreId", "pgConvoId", "shopId", "sessionId", "customerUuid", "customerName",
     "customerEmail", "customerType", "status", "isChatBot", "hasChatBot", "isRead", "isCustomerRead",
     "isOnline", "isBlock", "isStarred", "hasFirstMsg", "hidePreChatMessage", "memberId", "channels",
-    "tags", "messageCount", "lastMessage", "lastActive", "createdAt", "updatedAt"};
+    "tags", "messageCount", "lastMessage", "lastActive", "createdAt", "updatedAt",
+    "isRedacted"};  // beyond the spec's table: the redaction label (docs/decisions.md)
 inline const std::vector<std::string> kConversationDetailOnlyKeys = {"customerPhone", "memberName", "teamId",
                                                                      "unreadCount"};
 inline const std::vector<std::string> kMessageListKeys = {
@@ -115,7 +116,7 @@ inline const std::vector<std::string> kCustomerKeys = {
     "id", "shopifyId", "name", "firstName", "lastName", "email", "phone", "type", "channels", "tags",
     "note", "customAttributes", "address1", "address2", "city", "zip", "country", "countryCode",
     "ordersCount", "totalSpent", "ipAddress", "ipLocation", "browser", "browserVersion", "os", "deviceType",
-    "senderSeq", "lastChatAt", "createdAt", "updatedAt"};
+    "senderSeq", "lastChatAt", "createdAt", "updatedAt", "isRedacted"};
 inline const std::vector<std::string> kMemberKeys = {"id", "email", "firstName", "lastName", "fullName",
                                                      "avatarUrl", "role", "active", "enableAwayMode", "createdAt"};
 inline const std::vector<std::string> kNoteKeys = {"id", "text", "isUpdated", "createdAt", "updatedAt"};

@@ -127,7 +127,8 @@ const Table kCustomers{"customers",
                         "last_chat_at",
                         "created_at",
                         "updated_at",
-                        "channel_recipient"},
+                        "channel_recipient",
+                        "redacted_at"},
                        {}};
 
 // Tags are not in `cols`: UpdateConversation leaves them alone.
@@ -161,7 +162,8 @@ const Table kConversations{"conversations",
                             "created_at",
                             "updated_at",
                             "last_customer_message_at",
-                            "in_new_datastore"},
+                            "in_new_datastore",
+                            "redacted_at"},
                            {"pg_convo_id", "tags_json"}};
 
 const Table kMessages{"messages",
@@ -276,6 +278,7 @@ void BindCustomer(Statement& st, const Customer& c) {
   st.Add(c.ordersCount).Add(c.totalSpent);
   st.Add(c.ipAddress).Add(c.ipLocation).Add(c.browser).Add(c.browserVersion).Add(c.os).Add(c.deviceType);
   st.Add(c.senderSeq).Add(c.lastChatAt).Add(c.createdAt).Add(c.updatedAt).Add(c.channelRecipient);
+  st.Add(c.redactedAt);
   st.Add(c.shopId).Add(c.id);
 }
 
@@ -314,6 +317,7 @@ Result<Customer> ReadCustomer(const Statement& st) {
   c.createdAt = st.Int(i++);
   c.updatedAt = st.OptInt(i++);
   c.channelRecipient = st.OptText(i++);
+  c.redactedAt = st.OptInt(i++);
   return c;
 }
 
@@ -330,6 +334,7 @@ void BindConversation(Statement& st, const Conversation& c) {
     st.AddNull().AddNull().AddNull();
   }
   st.Add(c.lastActive).Add(c.createdAt).Add(c.updatedAt).Add(c.lastCustomerMessageAt).Add(c.inNewDatastore);
+  st.Add(c.redactedAt);
   st.Add(c.shopId).Add(c.id);
 }
 
@@ -366,6 +371,7 @@ Result<Conversation> ReadConversation(const Statement& st) {
   c.updatedAt = st.OptInt(i++);
   c.lastCustomerMessageAt = st.OptInt(i++);
   c.inNewDatastore = st.Bool(i++);
+  c.redactedAt = st.OptInt(i++);
   c.pgConvoId = st.OptInt(i++);
   LC_ASSIGN_OR_RETURN(c.tags, DecodeStringArray(st.Text(i++)));
   return c;
@@ -669,6 +675,31 @@ Result<bool> SqliteQueries::UpdateCustomer(const Customer& c) {
   return RunChanged(st);
 }
 
+Result<std::vector<Customer>> SqliteQueries::FindCustomersByShopifyId(const std::string& shopId,
+                                                                      const std::string& shopifyId) {
+  static const std::string sql =
+      kCustomers.Select() + "WHERE shop_id = ?1 AND shopify_id = ?2 ORDER BY created_at, rowid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(shopifyId);
+  return FetchAll<Customer>(st, ReadCustomer);
+}
+
+Result<std::vector<Customer>> SqliteQueries::ListCustomersByEmail(const std::string& shopId,
+                                                                  const std::string& email) {
+  static const std::string sql = kCustomers.Select() +
+                                 "WHERE shop_id = ?1 AND email IS NOT NULL AND lower(email) = lower(?2) "
+                                 "ORDER BY created_at, rowid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(email);
+  return FetchAll<Customer>(st, ReadCustomer);
+}
+
+Result<bool> SqliteQueries::DeleteCustomer(const std::string& shopId, const std::string& customerId) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM customers WHERE shop_id = ?1 AND id = ?2"));
+  st.Add(shopId).Add(customerId);
+  return RunChanged(st);
+}
+
 // ---- conversations ----
 
 Result<std::optional<Conversation>> SqliteQueries::FindConversation(const std::string& shopId,
@@ -757,6 +788,14 @@ Result<std::int64_t> SqliteQueries::CountLegacyConversations(const std::string& 
   st.Add(shopId);
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
   return row ? st.Int(0) : 0;
+}
+
+Result<std::vector<Conversation>> SqliteQueries::ListConversationsOfCustomer(const std::string& shopId,
+                                                                             const std::string& customerId) {
+  static const std::string sql = kConversations.Select() + "WHERE shop_id = ?1 AND customer_uuid = ?2 ORDER BY rid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(customerId);
+  return FetchAll<Conversation>(st, ReadConversation);
 }
 
 Status SqliteQueries::InsertConversation(Conversation& c) {
@@ -1068,6 +1107,20 @@ Status SqliteQueries::DeleteSession(const std::string& tokenHash) {
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM admin_sessions WHERE token_hash = ?1"));
   st.Add(tokenHash);
   return st.Run();
+}
+
+Result<std::int64_t> SqliteQueries::DeleteSessions(const std::string& shopId, const std::string& memberId) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM admin_sessions WHERE shop_id = ?1 AND "
+                                                  "(?2 = '' OR member_id = ?2)"));
+  st.Add(shopId).Add(memberId);
+  LC_RETURN_IF_ERROR(st.Run());
+  return static_cast<std::int64_t>(conn_.Changes());
+}
+
+Result<bool> SqliteQueries::DeleteMember(const std::string& shopId, const std::string& memberId) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM members WHERE shop_id = ?1 AND id = ?2"));
+  st.Add(shopId).Add(memberId);
+  return RunChanged(st);
 }
 
 // ---- events ----

@@ -122,6 +122,29 @@ class SqliteQueries final : public StoreWriter {
                                Millis now, Millis leaseUntil) override;
   Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
                                 const std::string& jobId) override;
+  Result<std::vector<VisitorSession>> ListVisitorSessionsOfCustomer(const std::string& shopId,
+                                                                    const std::string& customerId) override;
+
+  // Privacy, platform requests, channel integrations (sqlite_privacy.cc and
+  // beside the records they touch).
+  Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
+                                                         const std::string& shopifyId) override;
+  Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override;
+  Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
+                                                                const std::string& customerId) override;
+  Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override;
+  Result<std::optional<PlatformRequest>> FindPlatformRequest(const std::string& shopId,
+                                                             const std::string& requestKey) override;
+  Result<std::vector<PlatformRequest>> ListPlatformRequests(const std::string& shopId, int limit) override;
+  Result<std::optional<DataRequest>> GetDataRequest(const std::string& shopId, const std::string& id) override;
+  Result<std::vector<DataRequest>> ListDataRequests(const std::string& shopId) override;
+  Result<bool> DeleteCustomer(const std::string& shopId, const std::string& customerId) override;
+  Result<std::int64_t> DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) override;
+  Result<std::int64_t> DeleteSessions(const std::string& shopId, const std::string& memberId) override;
+  Result<bool> DeleteMember(const std::string& shopId, const std::string& memberId) override;
+  Status PutChannelIntegration(const ChannelIntegration& i) override;
+  Status InsertPlatformRequest(const PlatformRequest& r) override;
+  Status InsertDataRequest(const DataRequest& d) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,

@@ -434,6 +434,51 @@ CREATE TABLE visitor_sessions (
 ) WITHOUT ROWID;
 )sql";
 
+// Privacy and platform requests (spec rules 7-9): the redaction label on
+// contacts and conversations, per-channel integrations (no row: connected),
+// the platform requests' audit trail, and customer-data requests with their
+// export. request_key is what makes two requests the same (idempotency).
+constexpr const char* kSchemaPrivacy = R"sql(
+ALTER TABLE customers ADD COLUMN redacted_at INTEGER;
+ALTER TABLE conversations ADD COLUMN redacted_at INTEGER;
+CREATE INDEX customers_shopify ON customers(shop_id, shopify_id) WHERE shopify_id IS NOT NULL;
+CREATE INDEX conversations_customer_all ON conversations(shop_id, customer_uuid) WHERE customer_uuid IS NOT NULL;
+CREATE INDEX visitor_sessions_customer ON visitor_sessions(shop_id, customer_id) WHERE customer_id IS NOT NULL;
+CREATE INDEX admin_sessions_shop ON admin_sessions(shop_id, member_id);
+CREATE TABLE channel_integrations (
+  shop_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  connected INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, channel)
+) WITHOUT ROWID;
+CREATE TABLE platform_requests (
+  seq INTEGER PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  delivery_id TEXT,
+  request_key TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  changes_json TEXT NOT NULL,
+  message TEXT
+);
+CREATE UNIQUE INDEX platform_requests_id ON platform_requests(shop_id, id);
+CREATE INDEX platform_requests_key ON platform_requests(shop_id, request_key, seq);
+CREATE INDEX platform_requests_received ON platform_requests(shop_id, received_at DESC, seq DESC);
+CREATE TABLE data_requests (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  customer_json TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  contacts INTEGER NOT NULL,
+  export_json TEXT NOT NULL,
+  PRIMARY KEY (shop_id, id)
+) WITHOUT ROWID;
+CREATE INDEX data_requests_received ON data_requests(shop_id, received_at DESC);
+)sql";
+
 // Uploaded files' records (the bytes are in the BlobStore). The id is
 // unique across shops because a file's URL names only the id.
 constexpr const char* kSchemaFiles = R"sql(
@@ -481,7 +526,7 @@ CREATE TABLE summary_jobs (
 CREATE INDEX summary_jobs_due ON summary_jobs(next_attempt_at);
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations{{
+constexpr std::array<Migration, 11> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -489,6 +534,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {5, kSchemaV5},
     {6, kSchemaV6},
     {7, kSchemaStorefrontSessions},
+    {8, kSchemaPrivacy},
     {9, kSchemaFiles},
     {10, kSchemaSummaryJobs},
     {11, kSchemaLegacyIndex},

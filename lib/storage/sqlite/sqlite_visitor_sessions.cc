@@ -31,6 +31,22 @@ Result<std::optional<VisitorSession>> SqliteQueries::FindVisitorSession(const st
   return std::optional<VisitorSession>(std::move(s));
 }
 
+Result<std::vector<VisitorSession>> SqliteQueries::ListVisitorSessionsOfCustomer(const std::string& shopId,
+                                                                                 const std::string& customerId) {
+  LC_ASSIGN_OR_RETURN(Statement st,
+                      conn_.Prepare("SELECT shop_id, id, token_hash, customer_id, conversation_id, state_json, "
+                                    "created_at, last_seen_at, ended_at FROM visitor_sessions "
+                                    "WHERE shop_id = ?1 AND customer_id = ?2 ORDER BY created_at, id"));
+  st.Add(shopId).Add(customerId);
+  std::vector<VisitorSession> out;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return out;
+    LC_ASSIGN_OR_RETURN(VisitorSession s, ReadVisitorSession(st));
+    out.push_back(std::move(s));
+  }
+}
+
 Status SqliteQueries::InsertVisitorSession(const VisitorSession& s) {
   LC_ASSIGN_OR_RETURN(Statement st,
                       conn_.Prepare("INSERT INTO visitor_sessions (shop_id, id, token_hash, customer_id, "

@@ -1,0 +1,378 @@
+// Spec rules 7-9 through ChatService: platform requests (uninstall, customer
+// redact, data request, shop redact) with their audit trail, channel
+// integrations, and the admin inbox's contact delete.
+#include <doctest/doctest.h>
+
+#include "core_fixture.h"
+#include "livechat/json_codec.h"
+
+namespace livechat {
+
+using test::CoreFixture;
+
+namespace {
+
+template <typename T>
+T Must(Result<T> r) {
+  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+  return std::move(r).value();
+}
+void Must(Status s) { REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message)); }
+
+PlatformRequestInput Request(const char* topic, std::string digest) {
+  PlatformRequestInput in;
+  in.topic = topic;
+  in.bodyDigest = std::move(digest);
+  return in;
+}
+
+PlatformRequestInput Redact(std::optional<std::string> id, std::optional<std::string> email,
+                            std::vector<std::string> orders, std::string digest) {
+  PlatformRequestInput in = Request(platform_topic::kCustomersRedact, std::move(digest));
+  in.customerId = std::move(id);
+  in.customerEmail = std::move(email);
+  in.orders = std::move(orders);
+  return in;
+}
+
+constexpr const char* kOrders = R"({"orders":[
+  {"id":"ord_1","orderNumber":"#1001","email":"casey@example.com","customerName":"Casey Customer"},
+  {"id":"ord_2","orderNumber":"#1002","email":"casey@example.com"},
+  {"id":"ord_3","orderNumber":"#1003","email":"other@example.com"}]})";
+
+// A contact with every personal field set, two conversations (one legacy,
+// never listed), a browsed page, a note, an attribute and an agent reply.
+struct Casey {
+  Customer customer;
+  Conversation first, legacy;
+};
+
+Casey MakeCasey(CoreFixture& f) {
+  Casey c;
+  c.first = f.Inbound("online_store", "Where is my order #1001?", "casey@example.com");
+  InboundMessageInput old;
+  old.customerEmail = "casey@example.com";
+  old.text = "An older question";
+  old.legacy = true;
+  c.legacy = Must(f.service->ReceiveInbound(f.sys, old));
+  Must(f.service->RecordBrowsedPage(f.sys, c.first.id, {"https://shop.test/p/1", "Parka", f.clock.NowMillis()}));
+  Must(f.service->CreateNote(f.sys, c.first.id, std::string("VIP, be nice")));
+  Must(f.service->UpsertAttribute(f.sys, c.first.id, std::string("orderNumber"), std::string("1001")));
+  SendMessageInput reply;
+  reply.memberId = f.agent.id;
+  reply.text = "It ships tomorrow.";
+  Must(f.service->SendMessage(f.sys, c.first.id, reply));
+  Must(f.store->Write([&](StoreWriter& w) -> Status {
+    auto cu = w.GetCustomer(f.shop.id, *c.first.customerUuid);
+    if (!cu.ok()) return cu.take_error();
+    Customer x = **cu;
+    x.shopifyId = "7001";
+    x.phone = "+15550100";
+    x.address1 = "1 Main St";
+    x.city = "Springfield";
+    x.ipAddress = "198.51.100.4";
+    x.browser = "Firefox";
+    x.note = "likes parkas";
+    x.customAttributes = {{"size", "M"}};
+    x.tags = {"vip"};
+    auto ok = w.UpdateCustomer(x);
+    return ok.ok() ? Status::Ok() : ok.take_error();
+  }));
+  c.customer = Must(f.service->GetCustomer(f.sys, *c.first.customerUuid));
+  Must(f.service->ImportCatalog(f.sys, kOrders));
+  return c;
+}
+
+std::vector<Message> AllMessages(CoreFixture& f, const std::string& conversationId) {
+  return Must(f.service->ListMessages(f.sys, conversationId, {100, std::nullopt}, std::nullopt)).items;
+}
+
+}  // namespace
+
+TEST_CASE("customer redact: personal fields cleared, conversations labelled with history kept, orders deleted") {
+  CoreFixture f;
+  Casey casey = MakeCasey(f);
+  Conversation bystander = f.Inbound("email", "Unrelated", "someone@example.com");
+  f.clock.Advance(60'000);
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact("7001", std::nullopt, {"ord_1", "#1002", "9999"}, "d1")));
+  CHECK(rec.outcome == "applied");
+  CHECK(rec.topic == "customers_redact");
+  CHECK(rec.changesJson ==
+        R"({"contacts":1,"conversations":2,"messages":2,"browsedPages":1,"visitorSessions":0,"orders":2})");
+
+  Customer after = Must(f.service->GetCustomer(f.sys, casey.customer.id));
+  CHECK(after.redactedAt == f.clock.NowMillis());
+  for (const auto* field : {&after.shopifyId, &after.name, &after.firstName, &after.lastName, &after.email,
+                            &after.phone, &after.note, &after.address1, &after.city, &after.ipAddress, &after.browser})
+    CHECK_FALSE(field->has_value());
+  CHECK(after.customAttributes.empty());
+  CHECK(after.tags.empty());
+  CHECK(after.createdAt == casey.customer.createdAt);
+  CHECK(after.channels == casey.customer.channels);
+  const std::string json = ToJson(after);
+  CHECK(json.find("\"isRedacted\":true") != std::string::npos);
+  CHECK(json.find("casey") == std::string::npos);
+
+  for (const std::string& id : {casey.first.id, casey.legacy.id}) {
+    CAPTURE(id);
+    Conversation c = Must(f.service->GetConversation(f.sys, id)).conversation;
+    CHECK(c.redactedAt == f.clock.NowMillis());
+    CHECK_FALSE(c.customerName.has_value());
+    CHECK_FALSE(c.customerEmail.has_value());
+    CHECK(c.customerUuid == casey.customer.id);  // still the (redacted) contact's
+  }
+  // History kept under the label: every message, the customer's without their name.
+  auto msgs = AllMessages(f, casey.first.id);
+  REQUIRE(msgs.size() == 2);
+  CHECK(msgs[0].text == "Where is my order #1001?");
+  CHECK(msgs[0].senderName == "Redacted");
+  CHECK(msgs[1].senderName == "Alex Agent");
+  CHECK(Must(f.service->ListNotes(f.sys, casey.first.id)).size() == 1);
+  CHECK(Must(f.service->ListAttributes(f.sys, casey.first.id)).size() == 1);
+  CHECK(Must(f.service->ListBrowsedPages(f.sys, casey.first.id)).empty());
+  // Orders named (by id and by number) are gone; the unnamed one stays.
+  CHECK(f.service->GetCatalogItem(f.sys, "order", "ord_1").error().code == ErrorCode::kNotFound);
+  CHECK(f.service->GetCatalogItem(f.sys, "order", "ord_2").error().code == ErrorCode::kNotFound);
+  CHECK(f.service->GetCatalogItem(f.sys, "order", "ord_3").ok());
+  // Another contact is untouched.
+  Conversation other = Must(f.service->GetConversation(f.sys, bystander.id)).conversation;
+  CHECK(other.customerEmail == "someone@example.com");
+  CHECK_FALSE(other.redactedAt.has_value());
+
+  SUBCASE("the same request again changes nothing and is recorded as a replay") {
+    f.clock.Advance(1000);
+    auto again =
+        Must(f.service->ApplyPlatformRequest(f.sys, Redact("7001", std::nullopt, {"ord_1", "#1002", "9999"}, "d1")));
+    CHECK(again.outcome == "replay");
+    CHECK(again.changesJson == "{}");
+    CHECK(*again.message == "same request as " + rec.id + ": nothing changed");
+    CHECK(Must(f.service->GetCustomer(f.sys, casey.customer.id)).redactedAt == f.clock.NowMillis() - 1000);
+    auto audit = Must(f.service->ListPlatformRequests(f.sys, 10));
+    REQUIRE(audit.size() == 2);
+    CHECK(audit[0].outcome == "replay");
+    CHECK(audit[1].id == rec.id);
+  }
+  SUBCASE("a different request for the same contact finds nothing left to change") {
+    auto byEmail = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "casey@example.com", {}, "d2")));
+    CHECK(byEmail.outcome == "applied");
+    CHECK(byEmail.changesJson ==
+          R"({"contacts":0,"conversations":0,"messages":0,"browsedPages":0,"visitorSessions":0,"orders":0})");
+  }
+}
+
+TEST_CASE("customer redact by email reaches every contact with that address, and only this store's") {
+  CoreFixture f;
+  Conversation first = f.Inbound("online_store", "Hello", "twin@example.com");
+  Customer twin = Must(f.service->GetCustomer(f.sys, *first.customerUuid));
+  twin.id = "cu-twin";
+  twin.email = "TWIN@example.com";
+  twin.createdAt += 1;
+  Must(f.store->Write([&](StoreWriter& w) { return w.InsertCustomer(twin); }));
+  auto otherShop = Must(f.service->CreateShop({"Other", Plan::kPro, false}));
+  InboundMessageInput in;
+  in.customerEmail = "twin@example.com";
+  in.text = "Elsewhere";
+  Conversation theirs = Must(f.service->ReceiveInbound(Principal::System(otherShop.id), in));
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "twin@example.com", {}, "t1")));
+  CHECK(rec.changesJson ==
+        R"({"contacts":2,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"orders":0})");
+  CHECK(Must(f.service->GetCustomer(f.sys, *first.customerUuid)).redactedAt.has_value());
+  CHECK(Must(f.service->GetCustomer(f.sys, "cu-twin")).redactedAt.has_value());
+  Customer kept = Must(f.service->GetCustomer(Principal::System(otherShop.id), *theirs.customerUuid));
+  CHECK_FALSE(kept.redactedAt.has_value());
+  CHECK(kept.email == "twin@example.com");
+}
+
+TEST_CASE("customer redact ends the contact's storefront sessions and empties their state") {
+  CoreFixture f;
+  VisitorStart start = Must(f.service->StartVisitorSession(f.shop.appId, "198.51.100.7"));
+  VisitorIdentity who;
+  who.email = "widget@example.com";
+  who.name = "Wendy Widget";
+  Customer c = Must(f.service->VisitorIdentify(start.session, who));
+  VisitorSession s = Must(f.service->AuthenticateVisitor(f.shop.appId, start.token));
+  Must(f.service->VisitorSetState(s, "locale", R"("pt-BR")"));
+  Must(f.service->VisitorSendMessage(s, "Hi from the widget"));
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "widget@example.com", {}, "w1")));
+  CHECK(rec.changesJson ==
+        R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":1,"orders":0})");
+  auto denied = f.service->AuthenticateVisitor(f.shop.appId, start.token);
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.error().code == ErrorCode::kUnauthenticated);
+  std::vector<VisitorSession> sessions;
+  Must(f.store->Read([&](StoreReader& r) -> Status {
+    auto rows = r.ListVisitorSessionsOfCustomer(f.shop.id, c.id);
+    if (!rows.ok()) return rows.take_error();
+    sessions = *rows;
+    return Status::Ok();
+  }));
+  REQUIRE(sessions.size() == 1);
+  CHECK(sessions[0].stateJson == "{}");
+  CHECK(sessions[0].endedAt == f.clock.NowMillis());
+}
+
+TEST_CASE("customer redact: bad input changes nothing and records nothing; unknown store is NOT_FOUND") {
+  CoreFixture f;
+  Casey casey = MakeCasey(f);
+  auto none = f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, std::string(""), {}, "d"));
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().code == ErrorCode::kInvalidParams);
+  auto wrongTopic = f.service->ApplyPlatformRequest(f.sys, Request("shop_update", "d"));
+  CHECK(wrongTopic.error().code == ErrorCode::kInvalidParams);
+  auto elsewhere = f.service->ApplyPlatformRequest(Principal::System("shop_nope"), Redact("7001", {}, {}, "d"));
+  CHECK(elsewhere.error().code == ErrorCode::kNotFound);
+  auto apiKey = f.service->ApplyPlatformRequest(f.Auth(f.key), Redact("7001", {}, {}, "d"));
+  CHECK(apiKey.error().code == ErrorCode::kForbidden);
+  CHECK(Must(f.service->ListPlatformRequests(f.sys, 10)).empty());
+  CHECK_FALSE(Must(f.service->GetCustomer(f.sys, casey.customer.id)).redactedAt.has_value());
+  CHECK(f.service->ListPlatformRequests(f.sys, 0).error().code == ErrorCode::kInvalidParams);
+  CHECK(f.service->ListPlatformRequests(f.sys, 1000).ok());
+  CHECK(f.service->ListPlatformRequests(f.sys, 1001).error().code == ErrorCode::kInvalidParams);
+}
+
+TEST_CASE("app uninstalled: sessions end, login refused, channels disconnected, API keys keep working") {
+  CoreFixture f;
+  CreateMemberInput admin{"admin@shop.test", "Ann", "Admin", "admin", std::string("long enough password"), true,
+                          std::nullopt};
+  Must(f.service->CreateMember(f.sys, admin));
+  auto login = Must(f.service->Login("admin@shop.test", "long enough password", std::nullopt));
+  CHECK(f.service->AuthenticateSession(login.token).ok());
+  Conversation email = f.Inbound("email", "Hello by email", "mail@example.com");
+  Conversation web = f.Inbound("online_store", "Hello on the site");
+  SendMessageInput reply;
+  reply.memberId = f.agent.id;
+  reply.text = "Hi!";
+  Must(f.service->SendMessage(f.sys, email.id, reply));  // connected by default
+
+  PlatformRequestInput in = Request(platform_topic::kAppUninstalled, "u1");
+  in.deliveryId = "wh-1";
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, in));
+  CHECK(rec.outcome == "applied");
+  CHECK(rec.deliveryId == "wh-1");
+  CHECK(rec.changesJson == R"({"sessions":1,"channelsDisconnected":4,"uninstalled":1})");
+  CHECK_FALSE(Must(f.service->GetShop(f.shop.id)).installed);
+
+  CHECK(f.service->AuthenticateSession(login.token).error().code == ErrorCode::kUnauthenticated);
+  auto refused = f.service->Login("admin@shop.test", "long enough password", std::nullopt);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::kForbidden);
+  CHECK(f.service->AuthenticateApiKey(f.key).ok());  // rule 9: keys are not revoked
+
+  for (const auto& i : Must(f.service->ListChannelIntegrations(f.sys))) {
+    CAPTURE(i.channel);
+    CHECK_FALSE(i.connected);
+  }
+  auto blocked = f.service->SendMessage(f.sys, email.id, reply);
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.error().code == ErrorCode::kChannelUnavailable);
+  CHECK(blocked.error().message.find("email integration is disconnected") != std::string::npos);
+  const auto before = AllMessages(f, email.id).size();
+  SendMessageInput note = reply;
+  note.isNote = true;
+  CHECK(f.service->SendMessage(f.sys, email.id, note).ok());  // notes go nowhere: allowed
+  CHECK(AllMessages(f, email.id).size() == before + 1);
+  CHECK(f.service->SendMessage(f.sys, web.id, reply).ok());  // the widget is the app itself
+
+  SUBCASE("the same delivery again is a replay; a reinstall and a reconnect bring replies back") {
+    PlatformRequestInput again = Request(platform_topic::kAppUninstalled, "other body");
+    again.deliveryId = "wh-1";
+    CHECK(Must(f.service->ApplyPlatformRequest(f.sys, again)).outcome == "replay");
+
+    CHECK(Must(f.service->SetShopInstalled(f.sys, true)).installed);
+    CHECK(f.service->Login("admin@shop.test", "long enough password", std::nullopt).ok());
+    CHECK(f.service->SendMessage(f.sys, email.id, reply).error().code == ErrorCode::kChannelUnavailable);
+    auto i = Must(f.service->SetChannelIntegration(f.sys, "email", true));
+    CHECK(i.connected);
+    CHECK(i.updatedAt == f.clock.NowMillis());
+    CHECK(f.service->SendMessage(f.sys, email.id, reply).ok());
+    CHECK(f.service->SetChannelIntegration(f.sys, "online_store", false).error().code == ErrorCode::kInvalidParams);
+  }
+}
+
+TEST_CASE("customer data request: assembled into an export at once, idempotent by data request id") {
+  CoreFixture f;
+  Casey casey = MakeCasey(f);
+  PlatformRequestInput in = Request(platform_topic::kCustomersDataRequest, "q1");
+  in.customerId = "7001";
+  in.customerEmail = "casey@example.com";
+  in.orders = {"ord_1", "5555"};
+  in.dataRequestId = "dr-9";
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, in));
+  CHECK(rec.outcome == "applied");
+  CHECK(rec.changesJson == R"({"dataRequests":1,"contacts":1})");
+
+  DataRequest d = Must(f.service->GetDataRequest(f.sys, "dr-9"));
+  CHECK(d.contacts == 1);
+  CHECK(d.customerJson == R"({"id":"7001","email":"casey@example.com","phone":null})");
+  for (const char* piece : {"\"dataRequestId\":\"dr-9\"", "\"email\":\"casey@example.com\"", "\"shopifyId\":\"7001\"",
+                            "Where is my order #1001?", "An older question", "It ships tomorrow.", "VIP, be nice",
+                            "\"name\":\"orderNumber\"", "https://shop.test/p/1", "\"customAttributes\":{\"size\":\"M\"}",
+                            "\"orderNumber\":\"#1001\"", "\"ordersNotHeld\":[\"5555\"]"}) {
+    CAPTURE(piece);
+    CHECK(d.exportJson.find(piece) != std::string::npos);
+  }
+  CHECK(d.exportJson.find("#1003") == std::string::npos);  // not requested
+  CHECK(Must(f.service->ListDataRequests(f.sys)).size() == 1);
+
+  in.bodyDigest = "a different body";
+  auto again = Must(f.service->ApplyPlatformRequest(f.sys, in));
+  CHECK(again.outcome == "replay");
+  CHECK(Must(f.service->ListDataRequests(f.sys)).size() == 1);
+  CHECK(f.service->GetDataRequest(f.sys, "dr-10").error().code == ErrorCode::kNotFound);
+  in.dataRequestId.reset();
+  CHECK(f.service->ApplyPlatformRequest(f.sys, in).error().code == ErrorCode::kInvalidParams);
+}
+
+TEST_CASE("shop redact: refused while installed (recorded), then removes members and sessions") {
+  CoreFixture f;
+  auto refused = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s1")));
+  CHECK(refused.outcome == "refused");
+  CHECK(refused.message->find("still installed") != std::string::npos);
+  CHECK(Must(f.service->ListMembers(f.sys)).size() == 1);
+
+  Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kAppUninstalled, "u1")));
+  // The refused request was not applied, so the same one now is.
+  auto applied = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s1")));
+  CHECK(applied.outcome == "applied");
+  CHECK(applied.changesJson == R"({"members":1,"sessions":0})");
+  CHECK(Must(f.service->ListMembers(f.sys)).empty());
+  CHECK(f.service->GetMember(f.sys, f.agent.id).error().code == ErrorCode::kNotFound);
+  CHECK(f.service->AuthenticateApiKey(f.key).ok());
+  auto audit = Must(f.service->ListPlatformRequests(f.sys, 10));
+  REQUIRE(audit.size() == 3);
+  CHECK(audit[0].outcome == "applied");
+  CHECK(audit[2].outcome == "refused");
+  CHECK(Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s1"))).outcome ==
+        "replay");
+}
+
+TEST_CASE("contact delete: admin session or operator only; conversations kept, detached and redacted") {
+  CoreFixture f;
+  Casey casey = MakeCasey(f);
+  auto byKey = f.service->DeleteCustomer(f.Auth(f.key), casey.customer.id);
+  REQUIRE_FALSE(byKey.ok());
+  CHECK(byKey.error().code == ErrorCode::kForbidden);
+  CHECK(f.service->GetCustomer(f.sys, casey.customer.id).ok());
+
+  Principal admin;
+  admin.kind = Principal::Kind::kAdminSession;
+  admin.shopId = f.shop.id;
+  admin.memberId = f.agent.id;
+  Must(f.service->DeleteCustomer(admin, casey.customer.id));
+  CHECK(f.service->GetCustomer(f.sys, casey.customer.id).error().code == ErrorCode::kNotFound);
+  Conversation c = Must(f.service->GetConversation(f.sys, casey.first.id)).conversation;
+  CHECK_FALSE(c.customerUuid.has_value());
+  CHECK_FALSE(c.customerEmail.has_value());
+  CHECK(c.redactedAt.has_value());
+  CHECK(AllMessages(f, casey.first.id).size() == 2);
+  CHECK(f.service->DeleteCustomer(admin, casey.customer.id).error().code == ErrorCode::kNotFound);
+  Principal otherStore = admin;
+  otherStore.shopId = Must(f.service->CreateShop({"Other", Plan::kPro, false})).id;
+  Conversation mine = f.Inbound("online_store", "Mine", "mine@example.com");
+  CHECK(f.service->DeleteCustomer(otherStore, *mine.customerUuid).error().code == ErrorCode::kNotFound);
+}
+
+}  // namespace livechat
