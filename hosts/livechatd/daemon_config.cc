@@ -430,9 +430,6 @@ const FlagSpec kFlags[] = {
     {"summarizer-ca-file", "PATH", "none",
      "PEM CA bundle trusted for the summarizer's https endpoint instead of the system store", false,
      ApplySummarizerCaFile},
-  return "";
-}
-
     {"platform-secret", "SECRET", "none",
      "the e-commerce platform's app secret: /platform/... requests must carry the base64 HMAC-SHA256 of their body "
      "under it (X-Platform-Hmac-Sha256); none: those requests are refused with 401. Prefer the variable to the flag "

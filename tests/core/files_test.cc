@@ -11,6 +11,7 @@
 #include "core/crypto.h"
 #include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
+#include "livechat/platform.h"
 #include "livechat/sqlite_store.h"
 #include "support/temp_blob_dir.h"
 
@@ -430,6 +431,37 @@ TEST_CASE("files: PurgeShopUploads removes imports, logos, avatars and icons, ke
   REQUIRE(fx.service->PurgeShopUploads(fx.shop.id).ok());  // again: nothing more
   CHECK(fx.dir.CountFiles() == 2);
   CHECK(fx.service->PurgeShopUploads("shop_unknown").error().code == ErrorCode::kNotFound);
+}
+
+TEST_CASE("files: a shop-redact platform request deletes the uploads (records and bytes), keeps attachments") {
+  FilesFixture fx;
+  const std::string png = PngBytes(200);
+  REQUIRE(fx.service->UploadFile(fx.sys, Upload("logo", "l.png", "image/png", png)).ok());
+  REQUIRE(fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", "email\na@x.test\n")).ok());
+  REQUIRE(fx.service->VisitorSendFile(fx.Visitor(), Upload("attachment", "a.png", "image/png", png), std::nullopt).ok());
+  REQUIRE(fx.service->UploadFile(fx.otherSys, Upload("logo", "o.png", "image/png", png)).ok());
+  CHECK(fx.dir.CountFiles() == 4);
+
+  PlatformRequestInput in;
+  in.topic = platform_topic::kAppUninstalled;
+  in.bodyDigest = "uninstall";
+  REQUIRE(fx.service->ApplyPlatformRequest(fx.sys, in).ok());
+  in.topic = platform_topic::kShopRedact;
+  in.bodyDigest = "redact";
+  auto applied = fx.service->ApplyPlatformRequest(fx.sys, in);
+  REQUIRE(applied.ok());
+  CHECK(applied->outcome == "applied");
+  CHECK(applied->changesJson == R"({"members":1,"sessions":0,"files":2})");
+  CHECK(fx.CountFiles(fx.shop.id, "logo") == 0);
+  CHECK(fx.CountFiles(fx.shop.id, "import") == 0);
+  CHECK_FALSE(std::filesystem::exists(fx.dir.path() / fx.shop.id / "logo"));
+  CHECK_FALSE(std::filesystem::exists(fx.dir.path() / fx.shop.id / "import"));
+  CHECK(fx.CountFiles(fx.shop.id, "attachment") == 1);
+  CHECK(fx.dir.CountFiles() == 2);  // the attachment and the other store's logo
+  auto replay = fx.service->ApplyPlatformRequest(fx.sys, in);
+  REQUIRE(replay.ok());
+  CHECK(replay->outcome == "replay");
+  CHECK(fx.dir.CountFiles() == 2);
 }
 
 TEST_CASE("files: delete one upload; attachments are history") {

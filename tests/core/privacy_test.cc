@@ -337,7 +337,7 @@ TEST_CASE("shop redact: refused while installed (recorded), then removes members
   // The refused request was not applied, so the same one now is.
   auto applied = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s1")));
   CHECK(applied.outcome == "applied");
-  CHECK(applied.changesJson == R"({"members":1,"sessions":0})");
+  CHECK(applied.changesJson == R"({"members":1,"sessions":0,"files":0})");
   CHECK(Must(f.service->ListMembers(f.sys)).empty());
   CHECK(f.service->GetMember(f.sys, f.agent.id).error().code == ErrorCode::kNotFound);
   CHECK(f.service->AuthenticateApiKey(f.key).ok());

@@ -386,3 +386,25 @@ TEST_CASE("summary worker: Start runs queued jobs in the background and Stop joi
 }
 
 }  // namespace livechat::test
+
+namespace livechat::test {
+
+TEST_CASE("summary: a conversation redacted before the worker runs is summarized as redacted, nothing quoted") {
+  SummaryFixture f;
+  auto worker = f.Worker();
+  Conversation c = f.Resolved();
+  PlatformRequestInput redact;
+  redact.topic = platform_topic::kCustomersRedact;
+  redact.customerEmail = "c@shop.test";
+  redact.bodyDigest = "redact-c";
+  auto applied = f.service->ApplyPlatformRequest(f.sys, redact);
+  REQUIRE(applied.ok());
+  CHECK(applied->outcome == "applied");
+  CHECK(worker->RunOnce() == 1);
+  auto s = f.service->GetSummary(f.sys, c.id);
+  REQUIRE(s.ok());
+  CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
+  CHECK(s->summarizer == "extractive");
+}
+
+}  // namespace livechat::test
