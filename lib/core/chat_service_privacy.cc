@@ -12,6 +12,7 @@
 #include "core/service_internal.h"
 #include "livechat/chat_service.h"
 #include "livechat/json_codec.h"
+#include "livechat/summarizer.h"
 
 namespace livechat {
 
@@ -115,9 +116,11 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
     q.conversationId = conv.id;
     q.includeDeleted = true;
     q.limit = 500;
+    std::int64_t summarized = 0;  // what a summary counts: messages that are neither notes nor deleted
     for (;;) {
       LC_ASSIGN_OR_RETURN(auto page, w.ListMessages(q));
       for (Message& m : page) {
+        if (!m.isNote && !m.isDeleted) ++summarized;
         if (m.senderType != "customer" || m.senderName == kRedactedSender) continue;
         m.senderName = kRedactedSender;
         LC_ASSIGN_OR_RETURN(bool updated, w.UpdateMessage(m));
@@ -129,6 +132,19 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
     }
     LC_ASSIGN_OR_RETURN(std::int64_t pages, w.DeleteBrowsedPages(shopId, conv.id));
     changes.Add("browsedPages", pages);
+    // A summary made before the redaction quotes the customer (or, from an
+    // LLM, may name them): it is replaced by the redacted one a resolve
+    // would make now, from the count alone.
+    LC_ASSIGN_OR_RETURN(auto summary, w.GetSummary(shopId, conv.id));
+    if (summary && !wasRedacted) {
+      SummaryInput redacted;
+      redacted.conversation = conv;
+      redacted.redacted = true;
+      redacted.omittedMessages = summarized;
+      LC_ASSIGN_OR_RETURN(std::string text, ExtractiveSummarizer().Summarize(redacted));
+      LC_RETURN_IF_ERROR(w.PutSummary(shopId, Summary{conv.id, text, ExtractiveSummarizer().name(), now}));
+      changes.Add("summaries");
+    }
   }
   LC_ASSIGN_OR_RETURN(auto sessions, w.ListVisitorSessionsOfCustomer(shopId, c.id));
   for (VisitorSession& s : sessions) {
@@ -212,6 +228,7 @@ Result<std::string> AssembleExport(StoreReader& r, const std::string& shopId, co
       for (const auto& n : notes) notesJson += (notesJson.size() > 1 ? "," : "") + ToJson(n);
       for (const auto& a : attributes) attributesJson += (attributesJson.size() > 1 ? "," : "") + ToJson(a);
       for (const auto& p : pages) pagesJson += (pagesJson.size() > 1 ? "," : "") + ToJson(p);
+      LC_ASSIGN_OR_RETURN(auto summary, r.GetSummary(shopId, conv.id));
       if (k) conversationsJson += ',';
       conversationsJson += JsonObject()
                                .Raw("conversation", ToJson(conv, JsonView::kDetail))
@@ -219,6 +236,7 @@ Result<std::string> AssembleExport(StoreReader& r, const std::string& shopId, co
                                .Raw("notes", notesJson + "]")
                                .Raw("attributes", attributesJson + "]")
                                .Raw("browsedPages", pagesJson + "]")
+                               .Raw("summary", summary ? ToJson(*summary) : "null")
                                .Done();
     }
     conversationsJson += ']';

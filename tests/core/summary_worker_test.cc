@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core_fixture.h"
+#include "livechat/json_codec.h"
 #include "livechat/summarizer.h"
 
 namespace livechat::test {
@@ -405,6 +406,42 @@ TEST_CASE("summary: a conversation redacted before the worker runs is summarized
   REQUIRE(s.ok());
   CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
   CHECK(s->summarizer == "extractive");
+}
+
+}  // namespace livechat::test
+
+namespace livechat::test {
+
+TEST_CASE("summary: a customer redact replaces an existing summary by the redacted one; the export carries it") {
+  SummaryFixture f;
+  auto worker = f.Worker();
+  Conversation c = f.Resolved();
+  CHECK(worker->RunOnce() == 1);
+  REQUIRE(f.service->GetSummary(f.sys, c.id)->text == kFirst);
+
+  PlatformRequestInput request;
+  request.topic = platform_topic::kCustomersDataRequest;
+  request.customerEmail = "c@shop.test";
+  request.dataRequestId = "dr-1";
+  request.bodyDigest = "dr-1";
+  REQUIRE(f.service->ApplyPlatformRequest(f.sys, request).ok());
+  auto exported = f.service->GetDataRequest(f.sys, "dr-1");
+  REQUIRE(exported.ok());
+  CHECK(exported->exportJson.find(ToJson(*f.service->GetSummary(f.sys, c.id))) != std::string::npos);
+
+  f.clock.Advance(60'000);
+  PlatformRequestInput redact;
+  redact.topic = platform_topic::kCustomersRedact;
+  redact.customerEmail = "c@shop.test";
+  redact.bodyDigest = "redact-c";
+  auto applied = f.service->ApplyPlatformRequest(f.sys, redact);
+  REQUIRE(applied.ok());
+  CHECK(applied->changesJson.find(R"("summaries":1)") != std::string::npos);
+  auto s = f.service->GetSummary(f.sys, c.id);
+  REQUIRE(s.ok());
+  CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
+  CHECK(s->summarizer == "extractive");
+  CHECK(s->generatedAt == f.clock.NowMillis());
 }
 
 }  // namespace livechat::test
