@@ -390,15 +390,20 @@ TEST_CASE("summary worker: Start runs queued jobs in the background and Stop joi
 
 namespace livechat::test {
 
-TEST_CASE("summary: a conversation redacted before the worker runs is summarized as redacted, nothing quoted") {
-  SummaryFixture f;
-  auto worker = f.Worker();
-  Conversation c = f.Resolved();
+// The platform's customer redact for the contact of SummaryFixture::Resolved.
+PlatformRequestInput RedactCasey() {
   PlatformRequestInput redact;
   redact.topic = platform_topic::kCustomersRedact;
   redact.customerEmail = "c@shop.test";
   redact.bodyDigest = "redact-c";
-  auto applied = f.service->ApplyPlatformRequest(f.sys, redact);
+  return redact;
+}
+
+TEST_CASE("summary: a conversation redacted before the worker runs is summarized as redacted, nothing quoted") {
+  SummaryFixture f;
+  auto worker = f.Worker();
+  Conversation c = f.Resolved();
+  auto applied = f.service->ApplyPlatformRequest(f.sys, RedactCasey());
   REQUIRE(applied.ok());
   CHECK(applied->outcome == "applied");
   CHECK(worker->RunOnce() == 1);
@@ -430,11 +435,7 @@ TEST_CASE("summary: a customer redact replaces an existing summary by the redact
   CHECK(exported->exportJson.find(ToJson(*f.service->GetSummary(f.sys, c.id))) != std::string::npos);
 
   f.clock.Advance(60'000);
-  PlatformRequestInput redact;
-  redact.topic = platform_topic::kCustomersRedact;
-  redact.customerEmail = "c@shop.test";
-  redact.bodyDigest = "redact-c";
-  auto applied = f.service->ApplyPlatformRequest(f.sys, redact);
+  auto applied = f.service->ApplyPlatformRequest(f.sys, RedactCasey());
   REQUIRE(applied.ok());
   CHECK(applied->changesJson.find(R"("summaries":1)") != std::string::npos);
   auto s = f.service->GetSummary(f.sys, c.id);
