@@ -91,12 +91,28 @@ void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
   to.body = std::move(from.body);
 }
 
+// The upload routes, whose bodies may reach transportMaxBody.
+bool IsUploadTarget(const std::string& target) {
+  const std::string path = target.substr(0, target.find('?'));
+  return path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import";
+}
+
 void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
   // Every response carries the request id; the logger (which cpp-httplib
   // calls after each response) logs it and counts the request.
-  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+  // cpp-httplib calls this before it reads the body.
+  server.set_pre_routing_handler([commandMax = options.commandMaxBody](const httplib::Request& req,
+                                                                       httplib::Response& res) {
     tRequestStart = Steady::now();
     res.set_header("X-Request-Id", RequestIdFor(req));
+    if (commandMax > 0 && req.get_header_value<std::uint64_t>("Content-Length") > commandMax && !IsUploadTarget(req.target)) {
+      SetJson(res, 413,
+              livechat::RestErrorBody({livechat::ErrorCode::kPayloadTooLarge,
+                                       "the body is larger than " + std::to_string(commandMax) +
+                                           " bytes; only file uploads may be larger"}));
+      res.set_header("Connection", "close");
+      return httplib::Server::HandlerResponse::Handled;
+    }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   auto log = options.accessLog ? std::make_shared<AccessLog>() : nullptr;

@@ -29,6 +29,11 @@ struct BridgeOptions {
   livechat::FileServer* files = nullptr;
   // The platform requests at /platform/...; null: not served on this listener.
   livechat::PlatformApi* platform = nullptr;
+  // Bodies of every route but the uploads (/storefront/files, /api/files,
+  // /api/customers/import) are refused above this (413, from Content-Length,
+  // before they are read): transportMaxBody is sized for uploads, and no
+  // other request should make a server thread buffer that much. 0: no check.
+  std::size_t commandMaxBody = 0;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked), a catch-all route for every method, the error and

@@ -393,6 +393,7 @@ int main(int argc, char** argv) {
     obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
     livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
     livechatd::BridgeOptions mainOptions{cfg.accessLog, transportMaxBody, obs};
+    mainOptions.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
     mainOptions.mcp = mcp.get();
     mainOptions.files = files.get();
     mainOptions.platform = platform.get();
@@ -417,6 +418,7 @@ int main(int argc, char** argv) {
       TuneServer(storefrontListener.server, storefrontThreads);
       livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
       livechatd::BridgeOptions storefrontBridge{cfg.accessLog, transportMaxBody, obs};
+      storefrontBridge.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
       storefrontBridge.files = files.get();  // the widget shows attachments and logos from its own origin
       livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store, storefrontBridge);
       int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);

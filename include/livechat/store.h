@@ -464,6 +464,12 @@ class StoreWriter : public StoreReader {
     (void)d;
     return NotKept();
   }
+  // Replaces customerJson, contacts and exportJson of (shopId, id); false
+  // when there is no such request.
+  virtual Result<bool> UpdateDataRequest(const DataRequest& d) {
+    (void)d;
+    return NotKept();
+  }
 };
 
 // Thread-safe.

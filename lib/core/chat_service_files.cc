@@ -232,14 +232,15 @@ void ChatService::AddFileUrls(Message& m, Millis expiresAt) const {
   if (d.HasParseError() || !d.IsArray()) return;
   bool changed = false;
   for (auto& entry : d.GetArray()) {
-    // Entries not made here (another channel's) are shown as they are.
-    if (!entry.IsObject() || !entry.HasMember("id") || !entry["id"].IsString()) continue;
+    // Widget uploads are stored without a url and get a fresh signed one on
+    // every read; an entry that already has one (another channel's link) is
+    // shown as it is.
+    if (!entry.IsObject() || !entry.HasMember("id") || !entry["id"].IsString() || entry.HasMember("url")) continue;
     FileRecord f;
     f.id = entry["id"].GetString();
     f.kind = "attachment";
     rapidjson::Value url(FileUrl(f, expiresAt).c_str(), d.GetAllocator());
-    if (entry.HasMember("url")) entry["url"] = url;
-    else entry.AddMember("url", url, d.GetAllocator());
+    entry.AddMember("url", url, d.GetAllocator());
     changed = true;
   }
   if (!changed) return;

@@ -83,6 +83,7 @@ void ClearPersonalFields(Customer& c) {
 }
 
 constexpr const char* kRedactedSender = "Redacted";
+constexpr const char* kRedactedExport = R"({"redacted":true})";
 
 // Redacts one contact inside an open transaction: personal fields cleared,
 // every conversation (legacy ones too) labelled and stripped of the contact's
@@ -185,6 +186,53 @@ Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& s
     for (auto& c : byEmail) addUnique(std::move(c));
   }
   return out;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return s;
+}
+
+// Empties the stored exports of data requests about these contacts (their
+// export names one of them) or this email: what is left says only that it
+// was redacted. Returns how many.
+Result<std::int64_t> RedactDataRequests(StoreWriter& w, const std::string& shopId, const std::vector<Customer>& contacts,
+                                        const PlatformRequestInput& in) {
+  const std::string email = in.customerEmail ? Lower(*in.customerEmail) : std::string();
+  LC_ASSIGN_OR_RETURN(auto requests, w.ListDataRequests(shopId));
+  std::int64_t n = 0;
+  for (DataRequest& d : requests) {
+    bool about = !email.empty() && Lower(d.customerJson).find(email) != std::string::npos;
+    for (const auto& c : contacts) about = about || d.exportJson.find("\"" + c.id + "\"") != std::string::npos;
+    if (!about || d.exportJson == kRedactedExport) continue;
+    d.customerJson = "{}";
+    d.exportJson = kRedactedExport;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateDataRequest(d));
+    if (ok) ++n;
+  }
+  return n;
+}
+
+Result<std::optional<CatalogItem>> FindNamedOrder(StoreReader& r, const std::string& shopId, const std::string& name);
+
+// Whether applying a platform request now would change anything (see the
+// replay rule in ApplyPlatformRequest).
+Result<bool> WorkLeft(StoreReader& r, const std::string& shopId, const PlatformRequestInput& in, const Shop& shop) {
+  if (in.topic == platform_topic::kAppUninstalled) return shop.installed;
+  if (in.topic == platform_topic::kCustomersDataRequest) return false;  // its id names one request
+  if (in.topic == platform_topic::kShopRedact) {
+    if (shop.installed) return true;  // answered "refused", never a replay that purges
+    LC_ASSIGN_OR_RETURN(auto members, r.ListMembers(shopId));
+    return !members.empty();
+  }
+  LC_ASSIGN_OR_RETURN(auto contacts, MatchContacts(r, shopId, in));
+  for (const auto& c : contacts)
+    if (!c.redactedAt) return true;
+  for (const auto& name : in.orders) {
+    LC_ASSIGN_OR_RETURN(auto order, FindNamedOrder(r, shopId, name));
+    if (order) return true;
+  }
+  return false;
 }
 
 // An order named by the platform: its catalog id, else its order number.
@@ -313,12 +361,19 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
   LC_ASSIGN_OR_RETURN(PlatformRequest done, WriteValue<PlatformRequest>(store(), [&](StoreWriter& w) -> Result<PlatformRequest> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
+    // The same request again is a replay only while applying it would change
+    // nothing: the delivery id is not covered by the signature, and a body
+    // can recur for real (an uninstall after a reinstall, a redact for a
+    // customer who came back), so a key seen before never skips real work.
     LC_ASSIGN_OR_RETURN(auto earlier, w.FindPlatformRequest(p.shopId, rec.requestKey));
     if (earlier) {
-      rec.outcome = "replay";
-      rec.message = "same request as " + earlier->id + ": nothing changed";
-      LC_RETURN_IF_ERROR(w.InsertPlatformRequest(rec));
-      return rec;
+      LC_ASSIGN_OR_RETURN(bool pending, WorkLeft(w, p.shopId, in, *shop));
+      if (!pending) {
+        rec.outcome = "replay";
+        rec.message = "same request as " + earlier->id + ": nothing left to change";
+        LC_RETURN_IF_ERROR(w.InsertPlatformRequest(rec));
+        return rec;
+      }
     }
     Changes changes;
     if (in.topic == platform_topic::kAppUninstalled) {
@@ -343,6 +398,10 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
     } else if (in.topic == platform_topic::kCustomersRedact) {
       changes.Declare({"contacts", "conversations", "messages", "browsedPages", "visitorSessions", "orders"});
       LC_ASSIGN_OR_RETURN(auto contacts, MatchContacts(w, p.shopId, in));
+      // Exports made for an earlier data request are copies of the same
+      // personal data: they are emptied too.
+      LC_ASSIGN_OR_RETURN(std::int64_t exports, RedactDataRequests(w, p.shopId, contacts, in));
+      if (exports) changes.Add("dataRequests", exports);
       for (auto& c : contacts) LC_RETURN_IF_ERROR(RedactContact(w, p.shopId, std::move(c), now, false, changes));
       for (const auto& name : in.orders) {
         LC_ASSIGN_OR_RETURN(auto order, FindNamedOrder(w, p.shopId, name));

@@ -142,7 +142,25 @@ struct SummaryWorker::Impl {
       if (!s) return Status::Ok();
       LC_ASSIGN_OR_RETURN(auto c, w.FindConversation(j.shopId, j.conversationId));
       if (!c || c->status != "resolved") return Status::Ok();
-      return w.PutSummary(j.shopId, *s);
+      if (!c->redactedAt) return w.PutSummary(j.shopId, *s);
+      // Redacted while the summarizer ran: what it made may quote or name the
+      // customer, so the redacted summary is stored instead.
+      SummaryInput redacted;
+      redacted.conversation = *c;
+      redacted.redacted = true;
+      MessageQuery q;
+      q.shopId = j.shopId;
+      q.conversationId = c->id;
+      q.includeNotes = false;
+      q.limit = 500;
+      for (;;) {
+        LC_ASSIGN_OR_RETURN(auto page, w.ListMessages(q));
+        redacted.omittedMessages += static_cast<std::int64_t>(page.size());
+        if (static_cast<int>(page.size()) < q.limit) break;
+        q.afterSeq = page.back().seq;
+      }
+      LC_ASSIGN_OR_RETURN(std::string text, extractive.Summarize(redacted));
+      return w.PutSummary(j.shopId, Summary{c->id, text, extractive.name(), s->generatedAt});
     });
     return st.ok();
   }

@@ -146,7 +146,7 @@ TEST_CASE("customer redact: personal fields cleared, conversations labelled with
         Must(f.service->ApplyPlatformRequest(f.sys, Redact("7001", std::nullopt, {"ord_1", "#1002", "9999"}, "d1")));
     CHECK(again.outcome == "replay");
     CHECK(again.changesJson == "{}");
-    CHECK(*again.message == "same request as " + rec.id + ": nothing changed");
+    CHECK(*again.message == "same request as " + rec.id + ": nothing left to change");
     CHECK(Must(f.service->GetCustomer(f.sys, casey.customer.id)).redactedAt == f.clock.NowMillis() - 1000);
     auto audit = Must(f.service->ListPlatformRequests(f.sys, 10));
     REQUIRE(audit.size() == 2);
@@ -376,3 +376,67 @@ TEST_CASE("contact delete: admin session or operator only; conversations kept, d
 }
 
 }  // namespace livechat
+
+namespace livechat::test {
+
+TEST_CASE("replays: a repeated body is applied again when it still has work (reinstall, a returning customer)") {
+  CoreFixture f;
+  // The same uninstall body after a reinstall uninstalls again.
+  auto first = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kAppUninstalled, "same")));
+  CHECK(first.outcome == "applied");
+  auto replay = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kAppUninstalled, "same")));
+  CHECK(replay.outcome == "replay");
+  Must(f.service->SetShopInstalled(f.sys, true));
+  CHECK(Must(f.service->GetShop(f.shop.id)).installed);
+  auto again = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kAppUninstalled, "same")));
+  CHECK(again.outcome == "applied");
+  CHECK_FALSE(Must(f.service->GetShop(f.shop.id)).installed);
+
+  // A customer redacted, who comes back with the same email, is redacted
+  // again by the same request body; once done it is a replay.
+  f.Inbound("online_store", "hello", std::string("back@example.com"));
+  auto redact = Redact(std::nullopt, std::string("back@example.com"), {}, "redact-back");
+  CHECK(Must(f.service->ApplyPlatformRequest(f.sys, redact)).outcome == "applied");
+  CHECK(Must(f.service->ApplyPlatformRequest(f.sys, redact)).outcome == "replay");
+  Conversation back = f.Inbound("online_store", "me again", std::string("back@example.com"));
+  auto returned = Must(f.service->ApplyPlatformRequest(f.sys, redact));
+  CHECK(returned.outcome == "applied");
+  CHECK(returned.changesJson.find(R"("contacts":1)") != std::string::npos);
+  CHECK(Must(f.service->GetCustomer(f.sys, *back.customerUuid)).redactedAt.has_value());
+}
+
+TEST_CASE("replays: a shop redact repeated after a reinstall is refused, not replayed") {
+  CoreFixture f;
+  Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kAppUninstalled, "u")));
+  CHECK(Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s"))).outcome == "applied");
+  Must(f.service->SetShopInstalled(f.sys, true));
+  auto member = Must(f.service->CreateMember(f.sys, {"new@shop.test", "New", "Agent", "member", std::nullopt, true,
+                                                      std::nullopt}));
+  auto late = Must(f.service->ApplyPlatformRequest(f.sys, Request(platform_topic::kShopRedact, "s")));
+  CHECK(late.outcome == "refused");
+  CHECK(Must(f.service->GetMember(f.sys, member.id)).id == member.id);
+}
+
+TEST_CASE("customer redact empties the stored exports of earlier data requests about that customer") {
+  CoreFixture f;
+  Casey casey = MakeCasey(f);
+  f.Inbound("online_store", "someone else", std::string("other@example.com"));
+  PlatformRequestInput dr = Request(platform_topic::kCustomersDataRequest, "dr");
+  dr.customerEmail = "casey@example.com";
+  dr.dataRequestId = "dr-casey";
+  Must(f.service->ApplyPlatformRequest(f.sys, dr));
+  dr.customerEmail = "other@example.com";
+  dr.dataRequestId = "dr-other";
+  Must(f.service->ApplyPlatformRequest(f.sys, dr));
+  CHECK(Must(f.service->GetDataRequest(f.sys, "dr-casey")).exportJson.find(casey.customer.id) != std::string::npos);
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, std::string("casey@example.com"), {}, "r")));
+  CHECK(rec.changesJson.find(R"("dataRequests":1)") != std::string::npos);
+  auto redacted = Must(f.service->GetDataRequest(f.sys, "dr-casey"));
+  CHECK(redacted.exportJson == R"({"redacted":true})");
+  CHECK(redacted.customerJson == "{}");
+  auto other = Must(f.service->GetDataRequest(f.sys, "dr-other"));
+  CHECK(other.exportJson.find("other@example.com") != std::string::npos);
+}
+
+}  // namespace livechat::test

@@ -399,6 +399,14 @@ PlatformRequestInput RedactCasey() {
   return redact;
 }
 
+// The summary stored for a redacted conversation made by SummaryFixture::Resolved.
+void CheckRedactedSummary(SummaryFixture& f, const std::string& id) {
+  auto s = f.service->GetSummary(f.sys, id);
+  REQUIRE(s.ok());
+  CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
+  CHECK(s->summarizer == "extractive");
+}
+
 TEST_CASE("summary: a conversation redacted before the worker runs is summarized as redacted, nothing quoted") {
   SummaryFixture f;
   auto worker = f.Worker();
@@ -407,10 +415,7 @@ TEST_CASE("summary: a conversation redacted before the worker runs is summarized
   REQUIRE(applied.ok());
   CHECK(applied->outcome == "applied");
   CHECK(worker->RunOnce() == 1);
-  auto s = f.service->GetSummary(f.sys, c.id);
-  REQUIRE(s.ok());
-  CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
-  CHECK(s->summarizer == "extractive");
+  CheckRedactedSummary(f, c.id);
 }
 
 }  // namespace livechat::test
@@ -438,11 +443,37 @@ TEST_CASE("summary: a customer redact replaces an existing summary by the redact
   auto applied = f.service->ApplyPlatformRequest(f.sys, RedactCasey());
   REQUIRE(applied.ok());
   CHECK(applied->changesJson.find(R"("summaries":1)") != std::string::npos);
-  auto s = f.service->GetSummary(f.sys, c.id);
-  REQUIRE(s.ok());
-  CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
-  CHECK(s->summarizer == "extractive");
-  CHECK(s->generatedAt == f.clock.NowMillis());
+  CheckRedactedSummary(f, c.id);
+  CHECK(f.service->GetSummary(f.sys, c.id)->generatedAt == f.clock.NowMillis());
+}
+
+}  // namespace livechat::test
+
+namespace livechat::test {
+
+// A summarizer during whose run the customer is redacted (the race between a
+// slow LLM and a redact request): it quotes the customer all the same.
+class RedactingSummarizer final : public Summarizer {
+ public:
+  explicit RedactingSummarizer(SummaryFixture& f) : f_(f) {}
+  std::string name() const override { return "slow-llm"; }
+  Result<std::string> Summarize(const SummaryInput& in) override {
+    auto applied = f_.service->ApplyPlatformRequest(f_.sys, RedactCasey());
+    if (!applied.ok()) return applied.take_error();
+    return "Casey (c@shop.test) wrote: " + in.messages.front().text;
+  }
+
+ private:
+  SummaryFixture& f_;
+};
+
+TEST_CASE("summary: a redact that lands while the summarizer runs wins; the redacted summary is stored") {
+  SummaryFixture f;
+  RedactingSummarizer slow(f);
+  auto worker = f.Worker(&slow);
+  Conversation c = f.Resolved();
+  CHECK(worker->RunOnce() == 1);
+  CheckRedactedSummary(f, c.id);
 }
 
 }  // namespace livechat::test

@@ -70,6 +70,13 @@ TEST_CASE("livechatd platform requests over HTTP: signed, unsigned, replayed; li
     CHECK(replay->status == 200);
     CHECK(Str(ParseJson(replay->body)["data"], "outcome") == "replay");
 
+    // The export as assembled, read by livechatctl while livechatd runs.
+    auto assembled = Ctl(db, {"data-requests", "show", "--store", storeId, "--id", "777"});
+    const auto& held = assembled["export"]["contacts"];
+    REQUIRE(held.Size() == 1);
+    CHECK(Str(held[0]["profile"], "email") == "casey@example.com");
+    CHECK(Str(held[0]["conversations"][0]["messages"][0], "text") == "Please send me my data");
+
     const std::string redact = R"({"shop_id":")" + storeId + R"(","customer":{"email":"casey@example.com"}})";
     auto forged = cli.Post("/platform/customers-redact", {{"X-Platform-Hmac-Sha256", Sign(redact + "x")}}, redact,
                            "application/json");
@@ -109,11 +116,11 @@ TEST_CASE("livechatd platform requests over HTTP: signed, unsigned, replayed; li
   CHECK(Str(list[0], "id") == "777");
   CHECK(list[0]["contacts"].GetInt() == 1);
   CHECK_FALSE(list[0].HasMember("export"));
+  // The redact emptied the stored export: it was a copy of the same data.
   auto shown = Ctl(db, {"data-requests", "show", "--store", storeId, "--id", "777"});
-  const auto& contacts = shown["export"]["contacts"];
-  REQUIRE(contacts.Size() == 1);
-  CHECK(Str(contacts[0]["profile"], "email") == "casey@example.com");  // as held when the request came
-  CHECK(Str(contacts[0]["conversations"][0]["messages"][0], "text") == "Please send me my data");
+  CHECK(shown["export"]["redacted"].GetBool());
+  CHECK_FALSE(shown["export"].HasMember("contacts"));
+  CHECK(shown["customer"].ObjectEmpty());
 
   e2e::RunResult missing = e2e::Run({e2e::HostBinary("livechatctl"), "--db", db, "data-requests", "show", "--store",
                                      storeId, "--id", "778"});

@@ -372,6 +372,17 @@ TEST_CASE("webhooks: every event reaches a real HTTPS receiver, signed; 503s are
     }
   }
 
+  // The receiver sees the 200 before the dispatcher records the attempt:
+  // wait for the record of each success.
+  REQUIRE(WaitForAttempts(
+      cli, *w, sub.id,
+      [&](const rapidjson::Value& data) {
+        std::size_t done = 0;
+        for (const auto& a : data.GetArray())
+          if (retried.count(Str(a, "eventId")) && Str(a, "outcome") == "succeeded") ++done;
+        return done == retried.size();
+      },
+      5s));
   auto attempts = GetJson(cli, *w, "/chat/webhooks/" + sub.id + "/attempts");
   REQUIRE(attempts["data"].IsArray());
   for (const auto& eventId : retried) {

@@ -118,6 +118,13 @@ Status SqliteQueries::InsertDataRequest(const DataRequest& d) {
   return st.Run();
 }
 
+Result<bool> SqliteQueries::UpdateDataRequest(const DataRequest& d) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("UPDATE data_requests SET customer_json = ?3, contacts = ?4, "
+                                                  "export_json = ?5 WHERE shop_id = ?1 AND id = ?2"));
+  st.Add(d.shopId).Add(d.id).Add(d.customerJson).Add(d.contacts).Add(d.exportJson);
+  return RunChanged(st);
+}
+
 Result<std::int64_t> SqliteQueries::DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) {
   LC_ASSIGN_OR_RETURN(Statement st,
                       conn_.Prepare("DELETE FROM browsed_pages WHERE shop_id = ?1 AND conversation_id = ?2"));

@@ -145,6 +145,7 @@ class SqliteQueries final : public StoreWriter {
   Status PutChannelIntegration(const ChannelIntegration& i) override;
   Status InsertPlatformRequest(const PlatformRequest& r) override;
   Status InsertDataRequest(const DataRequest& d) override;
+  Result<bool> UpdateDataRequest(const DataRequest& d) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
