@@ -12,7 +12,6 @@
 #include "core/service_internal.h"
 #include "livechat/chat_service.h"
 #include "livechat/json_codec.h"
-#include "livechat/summarizer.h"
 
 namespace livechat {
 
@@ -117,11 +116,9 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
     q.conversationId = conv.id;
     q.includeDeleted = true;
     q.limit = 500;
-    std::int64_t summarized = 0;  // what a summary counts: messages that are neither notes nor deleted
     for (;;) {
       LC_ASSIGN_OR_RETURN(auto page, w.ListMessages(q));
       for (Message& m : page) {
-        if (!m.isNote && !m.isDeleted) ++summarized;
         if (m.senderType != "customer" || m.senderName == kRedactedSender) continue;
         m.senderName = kRedactedSender;
         LC_ASSIGN_OR_RETURN(bool updated, w.UpdateMessage(m));
@@ -138,12 +135,8 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
     // would make now, from the count alone.
     LC_ASSIGN_OR_RETURN(auto summary, w.GetSummary(shopId, conv.id));
     if (summary && !wasRedacted) {
-      SummaryInput redacted;
-      redacted.conversation = conv;
-      redacted.redacted = true;
-      redacted.omittedMessages = summarized;
-      LC_ASSIGN_OR_RETURN(std::string text, ExtractiveSummarizer().Summarize(redacted));
-      LC_RETURN_IF_ERROR(w.PutSummary(shopId, Summary{conv.id, text, ExtractiveSummarizer().name(), now}));
+      LC_ASSIGN_OR_RETURN(Summary redacted, RedactedSummary(w, conv, now));
+      LC_RETURN_IF_ERROR(w.PutSummary(shopId, redacted));
       changes.Add("summaries");
     }
   }

@@ -73,6 +73,13 @@ Customer NewContact(Random& random, const std::string& shopId, const std::option
 // ChatService::PurgeShopUploads removes the bytes (chat_service_files.cc).
 Result<std::int64_t> DeleteShopUploadRecords(StoreWriter& w, const std::string& shopId);
 
+// The summary of a redacted conversation, as the extractive summarizer
+// writes it: nothing of the content, only the count of messages that are
+// neither notes nor deleted (summary_worker.cc). A customer redact replaces
+// an existing summary with it; the worker stores it when a redact landed
+// while a summarizer ran.
+Result<Summary> RedactedSummary(StoreReader& r, const Conversation& c, Millis at);
+
 // CHANNEL_UNAVAILABLE when the store's integration for `channel` is
 // disconnected (uninstall, or the operator); channels without one pass
 // (chat_service_privacy.cc).

@@ -55,6 +55,26 @@ Result<SummaryInput> LoadSummaryInput(Store& store, const std::string& shopId, c
   return in;
 }
 
+Result<Summary> internal::RedactedSummary(StoreReader& r, const Conversation& c, Millis at) {
+  SummaryInput in;
+  in.conversation = c;
+  in.redacted = true;
+  MessageQuery q;  // deleted messages are left out by default
+  q.shopId = c.shopId;
+  q.conversationId = c.id;
+  q.includeNotes = false;
+  q.limit = 500;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(auto page, r.ListMessages(q));
+    in.omittedMessages += static_cast<std::int64_t>(page.size());
+    if (static_cast<int>(page.size()) < q.limit) break;
+    q.afterSeq = page.back().seq;
+  }
+  ExtractiveSummarizer extractive;
+  LC_ASSIGN_OR_RETURN(std::string text, extractive.Summarize(in));
+  return Summary{c.id, std::move(text), extractive.name(), at};
+}
+
 struct SummaryWorker::Impl {
   SummaryWorkerOptions o;
   Clock* clock;
@@ -145,22 +165,8 @@ struct SummaryWorker::Impl {
       if (!c->redactedAt) return w.PutSummary(j.shopId, *s);
       // Redacted while the summarizer ran: what it made may quote or name the
       // customer, so the redacted summary is stored instead.
-      SummaryInput redacted;
-      redacted.conversation = *c;
-      redacted.redacted = true;
-      MessageQuery q;
-      q.shopId = j.shopId;
-      q.conversationId = c->id;
-      q.includeNotes = false;
-      q.limit = 500;
-      for (;;) {
-        LC_ASSIGN_OR_RETURN(auto page, w.ListMessages(q));
-        redacted.omittedMessages += static_cast<std::int64_t>(page.size());
-        if (static_cast<int>(page.size()) < q.limit) break;
-        q.afterSeq = page.back().seq;
-      }
-      LC_ASSIGN_OR_RETURN(std::string text, extractive.Summarize(redacted));
-      return w.PutSummary(j.shopId, Summary{c->id, text, extractive.name(), s->generatedAt});
+      LC_ASSIGN_OR_RETURN(Summary redacted, internal::RedactedSummary(w, *c, s->generatedAt));
+      return w.PutSummary(j.shopId, redacted);
     });
     return st.ok();
   }
