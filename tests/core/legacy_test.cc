@@ -275,3 +275,34 @@ TEST_CASE("legacy records are per store: another store's firestoreId is not foun
 }
 
 }  // namespace livechat::test
+
+namespace livechat::test {
+
+TEST_CASE("legacy import: id length, tags per conversation and tag length at N and N+1") {
+  CoreFixture f;
+  auto withId = [](const std::string& id) {
+    return std::string(R"J({"conversations": [{"id": ")J") + id + R"J(", "createdAt": "2024-01-01T00:00:00Z"}]})J";
+  };
+  CHECK(ErrorOf(f, withId(std::string(129, 'a'))) == "conversations[0].id: must be 1 to 128 characters");
+  CHECK(f.service->ImportLegacy(f.sys, withId(std::string(128, 'a')))->imported == 1);
+
+  auto withTags = [](int count, std::size_t length) {
+    std::string tags;
+    for (int i = 0; i < count; ++i) {
+      std::string tag = std::to_string(i);
+      tag += std::string(length - tag.size(), 't');
+      tags += (i ? ",\"" : "\"") + tag + "\"";
+    }
+    return std::string(R"J({"conversations": [{"id": "tags)J") + std::to_string(count) + "x" + std::to_string(length) +
+           R"J(", "createdAt": "2024-01-01T00:00:00Z", "tags": [)J" + tags + "]}]}";
+  };
+  CHECK(ErrorOf(f, withTags(101, 5)) == "conversations[0].tags: must have at most 100 tags");
+  CHECK(f.service->ImportLegacy(f.sys, withTags(100, 5))->imported == 1);
+  CHECK(ErrorOf(f, withTags(1, 101)) == "conversations[0].tags[0]: must be 1 to 100 characters");
+  CHECK(f.service->ImportLegacy(f.sys, withTags(1, 100))->imported == 1);
+  auto read = f.service->GetConversation(f.sys, "tags100x5");
+  REQUIRE(read.ok());
+  CHECK(read->conversation.tags.size() == 100);
+}
+
+}  // namespace livechat::test
