@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "host_routes.h"
 #include "livechat/clock.h"
 #include "livechat/json_codec.h"
 
@@ -193,13 +194,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   // cpp-httplib matches the decoded path against each pattern. This one
   // matches every path, even one with a decoded newline (which ".*" would
   // not), so the adapters, routing on the raw target, answer all of them.
-  const char* kAny = "[\\s\\S]*";
-  server.Get(kAny, serve);
-  server.Post(kAny, serve);
-  server.Put(kAny, serve);
-  server.Patch(kAny, serve);
-  server.Delete(kAny, serve);
-  server.Options(kAny, serve);
+  RouteEveryMethod(server, "[\\s\\S]*", serve);
 
   // cpp-httplib calls this for every status >= 400, ours included: only fill
   // responses it produced itself (they have no body).
