@@ -98,19 +98,25 @@ bool IsUploadTarget(const std::string& target) {
   return path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import";
 }
 
-void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, livechat::RestApi* rest) {
   // Every response carries the request id; the logger (which cpp-httplib
   // calls after each response) logs it and counts the request.
   // cpp-httplib calls this before it reads the body.
-  server.set_pre_routing_handler([commandMax = options.commandMaxBody](const httplib::Request& req,
-                                                                       httplib::Response& res) {
+  server.set_pre_routing_handler([commandMax = options.commandMaxBody, rest](const httplib::Request& req,
+                                                                             httplib::Response& res) {
     tRequestStart = Steady::now();
     res.set_header("X-Request-Id", RequestIdFor(req));
     if (commandMax > 0 && req.get_header_value<std::uint64_t>("Content-Length") > commandMax && !IsUploadTarget(req.target)) {
-      SetJson(res, 413,
-              livechat::RestErrorBody({livechat::ErrorCode::kPayloadTooLarge,
-                                       "the body is larger than " + std::to_string(commandMax) +
-                                           " bytes; only file uploads may be larger"}));
+      const livechat::Error tooLarge{livechat::ErrorCode::kPayloadTooLarge,
+                                     "the body is larger than " + std::to_string(commandMax) +
+                                         " bytes; only file uploads may be larger"};
+      // The REST API answers it as it answers every request of its surface
+      // (counted, with the rate-limit headers); the bridge knows no keys.
+      if (rest && livechat::RestApi::Owns(req.target)) {
+        CopyResponse(rest->RefuseUnreadBody(ToHttpRequest(req), tooLarge), res);
+      } else {
+        SetJson(res, 413, livechat::RestErrorBody(tooLarge));
+      }
       res.set_header("Connection", "close");
       return httplib::Server::HandlerResponse::Handled;
     }
@@ -153,7 +159,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
                    const BridgeOptions& options) {
   server.set_payload_max_length(options.transportMaxBody);
 
-  InstallRequestHooks(server, options);
+  InstallRequestHooks(server, options, rest);
   InstallProbes(server, store, options.obs);
   if (options.obs.serveOpenApi) InstallOpenApi(server);
 

@@ -67,6 +67,12 @@ HttpResponse RateLimited(const RateDecision& d) {
                                                                     std::to_string(secs < 1 ? 1 : secs) + " s"));
 }
 
+// A failed authentication still costs its source IP a request, so guessing
+// keys is throttled like any other traffic.
+std::string KeyIdOf(const Result<Principal>& principal) {
+  return principal.ok() && principal->keyId ? *principal->keyId : std::string();
+}
+
 HttpResponse BadTarget() {
   return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "malformed request target"));
 }
@@ -76,6 +82,14 @@ HttpResponse BadTarget() {
 struct RestApi::Impl {
   ChatService& service;
   RestOptions options;
+
+  // The public API's authentication: the X-Api-Key header's principal.
+  Result<Principal> KeyPrincipal(const HttpRequest& req);
+  // Every /chat/... and /webhook/subscriptions answer: the request is counted
+  // in its source IP's window and, with `keyId`, its key's; `answer` runs only
+  // when both allow it (else 429), and the answer carries their headers.
+  template <typename Answer>
+  HttpResponse Metered(const std::string& keyId, const std::string& ip, Answer&& answer);
 
   HttpResponse HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   HttpResponse HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
@@ -199,18 +213,11 @@ HttpResponse RestApi::Handle(const HttpRequest& req) {
 // whsec_ secret and act on that subscription only.
 HttpResponse RestApi::Impl::HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target,
                                          const std::string& ip) {
-  RateDecision decision = service.CheckRateLimit("", ip);
-  HttpResponse resp;
-  if (!decision.allowed) {
-    resp = RateLimited(decision);
-  } else if (!target) {
-    resp = BadTarget();
-  } else {
+  return Metered("", ip, [&] {
+    if (!target) return BadTarget();
     auto r = Legacy(req, *target);
-    resp = r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
-  }
-  SetRateHeaders(resp, decision);
-  return resp;
+    return r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
+  });
 }
 
 Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedTarget& target) {
@@ -246,29 +253,38 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   return rest::JsonResponse(200, rest::DataEnvelope(ToJson(updated)));
 }
 
-HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
-                                       const std::string& ip) {
+Result<Principal> RestApi::Impl::KeyPrincipal(const HttpRequest& req) {
   std::optional<std::string> key = req.Header("x-api-key");
-  Result<Principal> principal =
-      key && !key->empty() ? service.AuthenticateApiKey(*key)
-                           : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
-  // A failed authentication still costs its source IP a request, so guessing
-  // keys is throttled like any other traffic.
-  std::string keyId = principal.ok() && principal->keyId ? *principal->keyId : std::string();
-  RateDecision decision = service.CheckRateLimit(keyId, ip);
+  return key && !key->empty() ? service.AuthenticateApiKey(*key)
+                              : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
+}
 
-  HttpResponse resp;
-  if (!decision.allowed) {
-    resp = RateLimited(decision);
-  } else if (!target) {
-    resp = BadTarget();
-  } else if (!principal.ok()) {
-    resp = rest::ErrorResponse(principal.error());
-  } else {
-    resp = rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
-  }
+template <typename Answer>
+HttpResponse RestApi::Impl::Metered(const std::string& keyId, const std::string& ip, Answer&& answer) {
+  RateDecision decision = service.CheckRateLimit(keyId, ip);
+  HttpResponse resp = decision.allowed ? answer() : RateLimited(decision);
   SetRateHeaders(resp, decision);
   return resp;
+}
+
+HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
+                                       const std::string& ip) {
+  Result<Principal> principal = KeyPrincipal(req);
+  return Metered(KeyIdOf(principal), ip, [&] {
+    if (!target) return BadTarget();
+    if (!principal.ok()) return rest::ErrorResponse(principal.error());
+    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
+  });
+}
+
+HttpResponse RestApi::RefuseUnreadBody(const HttpRequest& req, const Error& refusal) {
+  const std::string ip = ClientIp(req, impl_->options.trustedProxies);
+  auto refuse = [&] { return rest::ErrorResponse(refusal); };
+  switch (SurfaceOf(req.target)) {
+    case Surface::kChat: return impl_->Metered(KeyIdOf(impl_->KeyPrincipal(req)), ip, refuse);
+    case Surface::kLegacyWebhooks: return impl_->Metered("", ip, refuse);
+    default: return refuse();
+  }
 }
 
 HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target,
