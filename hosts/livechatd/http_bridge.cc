@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "host_routes.h"
 #include "livechat/clock.h"
 #include "livechat/json_codec.h"
 
@@ -97,19 +98,25 @@ bool IsUploadTarget(const std::string& target) {
   return path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import";
 }
 
-void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options) {
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, livechat::RestApi* rest) {
   // Every response carries the request id; the logger (which cpp-httplib
   // calls after each response) logs it and counts the request.
   // cpp-httplib calls this before it reads the body.
-  server.set_pre_routing_handler([commandMax = options.commandMaxBody](const httplib::Request& req,
-                                                                       httplib::Response& res) {
+  server.set_pre_routing_handler([commandMax = options.commandMaxBody, rest](const httplib::Request& req,
+                                                                             httplib::Response& res) {
     tRequestStart = Steady::now();
     res.set_header("X-Request-Id", RequestIdFor(req));
     if (commandMax > 0 && req.get_header_value<std::uint64_t>("Content-Length") > commandMax && !IsUploadTarget(req.target)) {
-      SetJson(res, 413,
-              livechat::RestErrorBody({livechat::ErrorCode::kPayloadTooLarge,
-                                       "the body is larger than " + std::to_string(commandMax) +
-                                           " bytes; only file uploads may be larger"}));
+      const livechat::Error tooLarge{livechat::ErrorCode::kPayloadTooLarge,
+                                     "the body is larger than " + std::to_string(commandMax) +
+                                         " bytes; only file uploads may be larger"};
+      // The REST API answers it as it answers every request of its surface
+      // (counted, with the rate-limit headers); the bridge knows no keys.
+      if (rest && livechat::RestApi::Owns(req.target)) {
+        CopyResponse(rest->RefuseUnreadBody(ToHttpRequest(req), tooLarge), res);
+      } else {
+        SetJson(res, 413, livechat::RestErrorBody(tooLarge));
+      }
       res.set_header("Connection", "close");
       return httplib::Server::HandlerResponse::Handled;
     }
@@ -152,7 +159,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
                    const BridgeOptions& options) {
   server.set_payload_max_length(options.transportMaxBody);
 
-  InstallRequestHooks(server, options);
+  InstallRequestHooks(server, options, rest);
   InstallProbes(server, store, options.obs);
   if (options.obs.serveOpenApi) InstallOpenApi(server);
 
@@ -193,13 +200,7 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
   // cpp-httplib matches the decoded path against each pattern. This one
   // matches every path, even one with a decoded newline (which ".*" would
   // not), so the adapters, routing on the raw target, answer all of them.
-  const char* kAny = "[\\s\\S]*";
-  server.Get(kAny, serve);
-  server.Post(kAny, serve);
-  server.Put(kAny, serve);
-  server.Patch(kAny, serve);
-  server.Delete(kAny, serve);
-  server.Options(kAny, serve);
+  RouteEveryMethod(server, "[\\s\\S]*", serve);
 
   // cpp-httplib calls this for every status >= 400, ours included: only fill
   // responses it produced itself (they have no body).

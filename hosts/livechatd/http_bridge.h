@@ -43,9 +43,11 @@ struct BridgeOptions {
 void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::GraphQLApi* graphql,
                    livechat::Store& store, const BridgeOptions& options);
 
-// The request id on every response, and the access log and request metrics
-// (as `options` asks). InstallBridge calls it; the admin listener does too.
-void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options);
+// The request id on every response, the refusal of bodies over
+// `options.commandMaxBody` (answered by `rest`, when given, on its paths), and
+// the access log and request metrics (as `options` asks). InstallBridge calls
+// it; the admin listener does too.
+void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, livechat::RestApi* rest = nullptr);
 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);

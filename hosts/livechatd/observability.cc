@@ -7,6 +7,7 @@
 #include <random>
 #include <string_view>
 
+#include "host_routes.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
 #include "livechat/rest.h"
@@ -64,18 +65,19 @@ std::string_view MethodLabel(const std::string& m) {
 }  // namespace
 
 void InstallProbes(httplib::Server& server, livechat::Store& store, const Observability& obs) {
-  server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& res) {
+  ServeGet(server, "/healthz", [&store](const httplib::Request&, httplib::Response& res) {
     if (store.Healthy()) {
       SetJson(res, 200, "{\"status\":\"ok\"}");
     } else {
       SetJson(res, 503, "{\"status\":\"unavailable\"}");
     }
   });
-  server.Get("/readyz", [&store, obs](const httplib::Request&, httplib::Response& res) { Readyz(store, obs, res); });
+  ServeGet(server, "/readyz",
+           [&store, obs](const httplib::Request&, httplib::Response& res) { Readyz(store, obs, res); });
 }
 
 void InstallOpenApi(httplib::Server& server) {
-  server.Get("/openapi.json", [](const httplib::Request&, httplib::Response& res) {
+  ServeGet(server, "/openapi.json", [](const httplib::Request&, httplib::Response& res) {
     res.status = 200;
     res.set_content(kOpenApiJson, "application/json");
   });
@@ -84,7 +86,7 @@ void InstallOpenApi(httplib::Server& server) {
 void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observability& obs) {
   InstallProbes(server, store, obs);
   livechat::MetricsRegistry* metrics = obs.metrics;
-  server.Get("/metrics", [metrics](const httplib::Request&, httplib::Response& res) {
+  ServeGet(server, "/metrics", [metrics](const httplib::Request&, httplib::Response& res) {
     res.status = 200;
     res.set_content(metrics ? metrics->RenderPrometheusText() : std::string(),
                     "text/plain; version=0.0.4; charset=utf-8");

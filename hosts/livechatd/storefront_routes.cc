@@ -1,5 +1,6 @@
 #include "storefront_routes.h"
 
+#include "host_routes.h"
 #include "http_bridge.h"
 #include "web_assets.h"
 
@@ -13,14 +14,11 @@ void InstallStorefront(httplib::Server& server, livechat::StorefrontApi& api,
   };
   // The raw target decides (the adapter routes on it, like REST); this
   // pattern only picks the requests to hand over.
-  const char* kStorefront = "/storefront(/[\\s\\S]*)?";
-  server.Get(kStorefront, serve);
-  server.Post(kStorefront, serve);
-  server.Options(kStorefront, serve);
+  RouteEveryMethod(server, "/storefront(/[\\s\\S]*)?", serve);
 
   // Any shop page may load the script; it carries no data. Short caching so
   // a new livechatd's SDK reaches pages within minutes.
-  server.Get("/sdk.js", [](const httplib::Request&, httplib::Response& res) {
+  ServeGet(server, "/sdk.js", [](const httplib::Request&, httplib::Response& res) {
     res.set_header("Cache-Control", "public, max-age=300");
     res.set_header("Access-Control-Allow-Origin", "*");
     res.set_header("X-Content-Type-Options", "nosniff");
@@ -32,8 +30,8 @@ void InstallStorefront(httplib::Server& server, livechat::StorefrontApi& api,
   const std::string marker = "{{APP_ID}}";
   for (auto at = page.find(marker); at != std::string::npos; at = page.find(marker, at))
     page.replace(at, marker.size(), *demoAppId);
-  server.Get("/demo", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/demo/"); });
-  server.Get("/demo/", [page](const httplib::Request&, httplib::Response& res) {
+  ServeGet(server, "/demo", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/demo/"); });
+  ServeGet(server, "/demo/", [page](const httplib::Request&, httplib::Response& res) {
     res.set_header("Cache-Control", "no-store");
     res.set_content(page, "text/html; charset=utf-8");
   });

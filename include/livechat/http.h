@@ -3,6 +3,8 @@
 // touch sockets. Tests call adapters in-process with these values.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "livechat/json_codec.h"
+#include "livechat/result.h"
 
 namespace livechat {
 
@@ -37,6 +40,50 @@ struct HttpResponse {
   void SetHeader(std::string name, std::string value);
   std::optional<std::string> Header(std::string_view name) const;
 };
+
+// What a router's route table says about one request. Every router (REST,
+// storefront, platform, files, GraphQL, MCP) looks requests up in its table
+// with MatchRoute, so a 405 and its Allow header come from the rows that
+// dispatch and cannot drift from them.
+template <typename Row>
+struct RouteMatch {
+  const Row* row = nullptr;      // the row for this path and method
+  const Row* pathRow = nullptr;  // the first row for this path, any method; null: no such path (404)
+  std::string allow;             // when `row` is null: the path's methods in table order ("GET, POST")
+};
+
+// `rows` have a `method` member; `samePath(row)` tells whether a row is for
+// the request's path (it may capture path parameters: its last call was for
+// the returned `row`). HEAD is not special here: hosts serve it as GET.
+template <typename Rows, typename SamePath>
+RouteMatch<typename Rows::value_type> MatchRoute(const Rows& rows, std::string_view method, SamePath&& samePath) {
+  RouteMatch<typename Rows::value_type> out;
+  for (const auto& r : rows) {
+    if (!samePath(r)) continue;
+    if (out.pathRow == nullptr) out.pathRow = &r;
+    if (r.method == method) {
+      out.row = &r;
+      return out;
+    }
+    if (!out.allow.empty()) out.allow += ", ";
+    out.allow += r.method;
+  }
+  return out;
+}
+
+// The table of a router with a single path (/graphql, /mcp, /files/{fileId}):
+// its methods only.
+struct MethodRoute {
+  std::string_view method;
+};
+template <std::size_t N>
+RouteMatch<MethodRoute> MatchMethod(const std::array<MethodRoute, N>& methods, std::string_view method) {
+  return MatchRoute(methods, method, [](const MethodRoute&) { return true; });
+}
+
+// The error of a path asked with a method it does not have; `allow` is the
+// RouteMatch's. The caller also sends `allow` as the Allow header (RFC 9110).
+Error MethodNotAllowedError(std::string_view method, std::string_view allow);
 
 // A request target split into decoded path segments and query parameters.
 struct ParsedTarget {

@@ -34,6 +34,13 @@ class RestApi {
   // optional for a target no route matches. Bounded label set for metrics.
   static std::optional<std::string> RouteTemplate(std::string_view target);
   HttpResponse Handle(const HttpRequest& req);
+  // The answer to a request whose body the host refuses unread (its
+  // Content-Length is over what the host will read), with what Handle adds to
+  // every answer of the request's surface: on /chat/... and
+  // /webhook/subscriptions the request is counted in the rate windows (its
+  // key's too when X-Api-Key is valid) and carries their headers, or is 429
+  // when a window is spent. `req` has its headers and no body.
+  HttpResponse RefuseUnreadBody(const HttpRequest& req, const Error& refusal);
 
  private:
   struct Impl;

@@ -3,6 +3,7 @@
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <mutex>
 #include <unordered_map>
@@ -366,10 +367,11 @@ bool GraphQLApi::Owns(std::string_view target) {
 
 HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
   Impl& I = *impl_;
-  if (req.method != "POST") {
+  static constexpr std::array<MethodRoute, 1> kMethods{{{"POST"}}};
+  if (auto m = MatchMethod(kMethods, req.method); !m.row) {
     HttpResponse r = RequestError(405, "GraphQL requests are POST " "/graphql with a JSON body; " + req.method +
                                            " is not supported", "METHOD_NOT_ALLOWED");
-    r.SetHeader("Allow", "POST");
+    r.SetHeader("Allow", m.allow);
     return r;
   }
   auto contentType = req.Header("content-type").value_or("");

@@ -37,6 +37,11 @@ void HttpResponse::SetHeader(std::string name, std::string value) {
   headers.emplace_back(std::move(name), std::move(value));
 }
 
+Error MethodNotAllowedError(std::string_view method, std::string_view allow) {
+  return MakeError(ErrorCode::kMethodNotAllowed,
+                   "method " + std::string(method) + " is not allowed here; use " + std::string(allow));
+}
+
 std::vector<std::string> ParsedTarget::QueryAll(std::string_view key) const {
   std::vector<std::string> out;
   for (const auto& [k, v] : query)

@@ -9,6 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <fmt/format.h>
 #include <mutex>
@@ -153,10 +154,12 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
     for (const auto& o : options.allowedOrigins) allowed = allowed || o == *origin;
     if (!allowed) return JsonResponse(403, ErrorBody("null", kServerError, "Origin " + *origin + " is not allowed"));
   }
-  if (req.method != "POST" && req.method != "DELETE") {
+  // POST carries messages, DELETE ends a session; no GET: no SSE stream.
+  static constexpr std::array<MethodRoute, 2> kMethods{{{"POST"}, {"DELETE"}}};
+  if (auto m = MatchMethod(kMethods, req.method); !m.row) {
     HttpResponse r = JsonResponse(
         405, ErrorBody("null", kServerError, "Method not allowed: POST JSON-RPC messages to /mcp (no SSE stream)"));
-    r.SetHeader("Allow", "POST, DELETE");
+    r.SetHeader("Allow", m.allow);
     return r;
   }
 

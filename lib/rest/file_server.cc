@@ -1,5 +1,6 @@
 #include "livechat/file_server.h"
 
+#include <array>
 #include <string>
 
 #include "livechat/rest.h"
@@ -15,6 +16,8 @@ std::string Disposition(const char* type, const std::string& name) {
   for (unsigned char c : name) ascii += (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') ? '_' : static_cast<char>(c);
   return std::string(type) + "; filename=\"" + ascii + "\"; filename*=UTF-8''" + PercentEncode(name);
 }
+
+constexpr std::array<MethodRoute, 1> kMethods{{{"GET"}}};  // downloads only
 
 HttpResponse Refuse(const Error& e, std::string route) {
   HttpResponse r = rest::ErrorResponse(e);
@@ -38,9 +41,9 @@ HttpResponse FileServer::Handle(const HttpRequest& req) {
   if (segs.size() != 2 || segs[0] != "files" || segs[1].empty())
     return Refuse(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), "");
   const std::string route = "/files/{fileId}";
-  if (req.method != "GET") {
-    HttpResponse r = Refuse(MakeError(ErrorCode::kMethodNotAllowed, "files are read with GET"), route);
-    r.SetHeader("Allow", "GET");
+  if (auto m = MatchMethod(kMethods, req.method); !m.row) {
+    HttpResponse r = rest::MethodNotAllowed(req.method, m.allow);
+    r.route = route;
     return r;
   }
   FileAccess access;

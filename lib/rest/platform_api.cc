@@ -16,23 +16,22 @@ namespace {
 
 struct Endpoint {
   std::string_view path;
+  std::string_view method;
   const char* topic;
 };
 
 constexpr std::array<Endpoint, 4> kEndpoints{{
-    {"/platform/app-uninstalled", platform_topic::kAppUninstalled},
-    {"/platform/customers-redact", platform_topic::kCustomersRedact},
-    {"/platform/customers-data-request", platform_topic::kCustomersDataRequest},
-    {"/platform/shop-redact", platform_topic::kShopRedact},
+    {"/platform/app-uninstalled", "POST", platform_topic::kAppUninstalled},
+    {"/platform/customers-redact", "POST", platform_topic::kCustomersRedact},
+    {"/platform/customers-data-request", "POST", platform_topic::kCustomersDataRequest},
+    {"/platform/shop-redact", "POST", platform_topic::kShopRedact},
 }};
 
 std::string_view PathOf(std::string_view target) { return target.substr(0, target.find('?')); }
 
-const Endpoint* FindEndpoint(std::string_view target) {
+RouteMatch<Endpoint> FindEndpoint(std::string_view target, std::string_view method) {
   const std::string_view path = PathOf(target);
-  for (const auto& e : kEndpoints)
-    if (e.path == path) return &e;
-  return nullptr;
+  return MatchRoute(kEndpoints, method, [&](const Endpoint& e) { return e.path == path; });
 }
 
 Error Invalid(std::string message) { return MakeError(ErrorCode::kInvalidParams, std::move(message)); }
@@ -116,20 +115,16 @@ bool PlatformApi::Owns(std::string_view target) {
 }
 
 std::optional<std::string> PlatformApi::RouteTemplate(std::string_view target) {
-  if (const Endpoint* e = FindEndpoint(target)) return std::string(e->path);
+  if (const Endpoint* e = FindEndpoint(target, "").pathRow) return std::string(e->path);
   return std::nullopt;
 }
 
 HttpResponse PlatformApi::Handle(const HttpRequest& req) {
-  const Endpoint* e = FindEndpoint(req.target);
+  const RouteMatch<Endpoint> m = FindEndpoint(req.target, req.method);
+  const Endpoint* e = m.row ? m.row : m.pathRow;
   if (!e) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + std::string(PathOf(req.target))));
   HttpResponse out = [&]() -> HttpResponse {
-    if (req.method != "POST") {
-      HttpResponse r = rest::ErrorResponse(
-          MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use POST"));
-      r.SetHeader("Allow", "POST");
-      return r;
-    }
+    if (!m.row) return rest::MethodNotAllowed(req.method, m.allow);
     if (req.body.size() > options_.maxBodyBytes)
       return rest::ErrorResponse(MakeError(ErrorCode::kPayloadTooLarge,
                                            "the body is larger than " + std::to_string(options_.maxBodyBytes) +

@@ -1,5 +1,7 @@
 #include "livechat/rest.h"
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "livechat/json_codec.h"
@@ -65,6 +67,12 @@ HttpResponse RateLimited(const RateDecision& d) {
                                                                     std::to_string(secs < 1 ? 1 : secs) + " s"));
 }
 
+// A failed authentication still costs its source IP a request, so guessing
+// keys is throttled like any other traffic.
+std::string KeyIdOf(const Result<Principal>& principal) {
+  return principal.ok() && principal->keyId ? *principal->keyId : std::string();
+}
+
 HttpResponse BadTarget() {
   return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "malformed request target"));
 }
@@ -75,15 +83,81 @@ struct RestApi::Impl {
   ChatService& service;
   RestOptions options;
 
+  // The public API's authentication: the X-Api-Key header's principal.
+  Result<Principal> KeyPrincipal(const HttpRequest& req);
+  // Every /chat/... and /webhook/subscriptions answer: the request is counted
+  // in its source IP's window and, with `keyId`, its key's; `answer` runs only
+  // when both allow it (else 429), and the answer carries their headers.
+  template <typename Answer>
+  HttpResponse Metered(const std::string& keyId, const std::string& ip, Answer&& answer);
+
   HttpResponse HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   HttpResponse HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   HttpResponse HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   Result<HttpResponse> Legacy(const HttpRequest& req, const ParsedTarget& target);
   HttpResponse Login(const HttpRequest& req, const std::string& ip);
-  HttpResponse Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p);
+  HttpResponse Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p, bool import);
   HttpResponse Logout(const HttpRequest& req);
   std::string SessionCookie(const std::string& value, Millis maxAgeMillis) const;
+
+  // The admin surface's own routes (the rest of /api/chat/... is the chat
+  // table's): `path` after "/api". Sign-in needs no session; the uploads check
+  // the session before the method, like every other /api path.
+  struct AdminRoute {
+    std::vector<std::string_view> path;
+    std::string_view method;
+    bool needsSession;
+    HttpResponse (*serve)(Impl& api, const HttpRequest& req, const ParsedTarget& target, const std::string& ip,
+                          const Principal* session);
+    std::string_view route;
+    bool At(const std::vector<std::string>& segs) const {
+      return segs.size() == path.size() + 1 && std::equal(path.begin(), path.end(), segs.begin() + 1);
+    }
+  };
+  static const std::vector<AdminRoute>& AdminRoutes();
 };
+
+namespace {
+
+// The legacy subscription endpoints: the collection and the id form. GET, PUT
+// and DELETE act on the subscription the secret names, on either form.
+struct LegacyRoute {
+  bool withId;
+  std::string_view method;
+};
+
+constexpr std::array<LegacyRoute, 7> kLegacyRoutes{{
+    {false, "GET"}, {false, "POST"}, {false, "PUT"}, {false, "DELETE"},
+    {true, "GET"}, {true, "PUT"}, {true, "DELETE"},
+}};
+
+}  // namespace
+
+const std::vector<RestApi::Impl::AdminRoute>& RestApi::Impl::AdminRoutes() {
+  static const std::vector<AdminRoute> kRoutes = {
+      {{"auth", "login"}, "POST", false,
+       [](Impl& api, const HttpRequest& req, const ParsedTarget&, const std::string& ip, const Principal*) {
+         return api.Login(req, ip);
+       },
+       "/api/auth/login"},
+      {{"auth", "logout"}, "POST", false,
+       [](Impl& api, const HttpRequest& req, const ParsedTarget&, const std::string&, const Principal*) {
+         return api.Logout(req);
+       },
+       "/api/auth/logout"},
+      {{"files"}, "POST", true,
+       [](Impl& api, const HttpRequest& req, const ParsedTarget& t, const std::string&, const Principal* p) {
+         return api.Upload(req, t, *p, /*import=*/false);
+       },
+       "/api/files"},
+      {{"customers", "import"}, "POST", true,
+       [](Impl& api, const HttpRequest& req, const ParsedTarget& t, const std::string&, const Principal* p) {
+         return api.Upload(req, t, *p, /*import=*/true);
+       },
+       "/api/customers/import"},
+  };
+  return kRoutes;
+}
 
 RestApi::RestApi(ChatService& service, RestOptions options)
     : impl_(std::make_unique<Impl>(Impl{service, std::move(options)})) {}
@@ -100,10 +174,8 @@ std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
   switch (surface) {
     case Surface::kChat: return rest::ChatRouteTemplate(segs, 0);
     case Surface::kAdmin:
-      if (segs.size() == 3 && segs[1] == "auth" && (segs[2] == "login" || segs[2] == "logout"))
-        return "/api/auth/" + segs[2];
-      if (segs.size() == 2 && segs[1] == "files") return std::string("/api/files");
-      if (segs.size() == 3 && segs[1] == "customers" && segs[2] == "import") return std::string("/api/customers/import");
+      for (const Impl::AdminRoute& r : Impl::AdminRoutes())
+        if (r.At(segs)) return std::string(r.route);
       if (auto chat = rest::ChatRouteTemplate(segs, 1)) return "/api" + *chat;
       return std::nullopt;
     default:
@@ -141,33 +213,21 @@ HttpResponse RestApi::Handle(const HttpRequest& req) {
 // whsec_ secret and act on that subscription only.
 HttpResponse RestApi::Impl::HandleLegacy(const HttpRequest& req, const std::optional<ParsedTarget>& target,
                                          const std::string& ip) {
-  RateDecision decision = service.CheckRateLimit("", ip);
-  HttpResponse resp;
-  if (!decision.allowed) {
-    resp = RateLimited(decision);
-  } else if (!target) {
-    resp = BadTarget();
-  } else {
+  return Metered("", ip, [&] {
+    if (!target) return BadTarget();
     auto r = Legacy(req, *target);
-    resp = r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
-  }
-  SetRateHeaders(resp, decision);
-  return resp;
+    return r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
+  });
 }
 
 Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedTarget& target) {
   const auto& segs = target.segments;  // {"webhook", "subscriptions", [id]}
   if (segs.size() > 3) return MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path);
   std::optional<std::string> pathId = segs.size() == 3 ? std::optional<std::string>(segs[2]) : std::nullopt;
+  auto m = MatchRoute(kLegacyRoutes, req.method, [&](const LegacyRoute& r) { return r.withId == pathId.has_value(); });
+  if (m.row == nullptr) return rest::MethodNotAllowed(req.method, m.allow);
   const std::string secret = req.Header("x-webhook-secret").value_or("");
   if (req.method == "POST") {
-    if (pathId) {
-      // 405 must say what is allowed (RFC 9110): the id form has no POST.
-      HttpResponse r = rest::ErrorResponse(
-          MakeError(ErrorCode::kMethodNotAllowed, "POST /webhook/subscriptions takes no id; use GET, PUT, DELETE"));
-      r.SetHeader("Allow", "GET, PUT, DELETE");
-      return r;
-    }
     LC_ASSIGN_OR_RETURN(Principal p, service.AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
     LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
     LC_ASSIGN_OR_RETURN(CreateWebhookInput in, rest::CreateWebhookFromBody(*body));
@@ -175,13 +235,6 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
     bool created = false;
     LC_ASSIGN_OR_RETURN(auto sub, service.CreateWebhook(p, in, &created));
     return rest::JsonResponse(created ? 201 : 200, rest::DataEnvelope(ToJson(sub)));
-  }
-  if (req.method != "GET" && req.method != "PUT" && req.method != "DELETE") {
-    const std::string allow = pathId ? "GET, PUT, DELETE" : "GET, POST, PUT, DELETE";
-    HttpResponse r = rest::ErrorResponse(
-        MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
-    r.SetHeader("Allow", allow);
-    return r;
   }
   LC_ASSIGN_OR_RETURN(auto auth, service.AuthenticateWebhookSecret(secret));
   auto& [p, sub] = auth;
@@ -200,29 +253,38 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   return rest::JsonResponse(200, rest::DataEnvelope(ToJson(updated)));
 }
 
-HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
-                                       const std::string& ip) {
+Result<Principal> RestApi::Impl::KeyPrincipal(const HttpRequest& req) {
   std::optional<std::string> key = req.Header("x-api-key");
-  Result<Principal> principal =
-      key && !key->empty() ? service.AuthenticateApiKey(*key)
-                           : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
-  // A failed authentication still costs its source IP a request, so guessing
-  // keys is throttled like any other traffic.
-  std::string keyId = principal.ok() && principal->keyId ? *principal->keyId : std::string();
-  RateDecision decision = service.CheckRateLimit(keyId, ip);
+  return key && !key->empty() ? service.AuthenticateApiKey(*key)
+                              : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
+}
 
-  HttpResponse resp;
-  if (!decision.allowed) {
-    resp = RateLimited(decision);
-  } else if (!target) {
-    resp = BadTarget();
-  } else if (!principal.ok()) {
-    resp = rest::ErrorResponse(principal.error());
-  } else {
-    resp = rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
-  }
+template <typename Answer>
+HttpResponse RestApi::Impl::Metered(const std::string& keyId, const std::string& ip, Answer&& answer) {
+  RateDecision decision = service.CheckRateLimit(keyId, ip);
+  HttpResponse resp = decision.allowed ? answer() : RateLimited(decision);
   SetRateHeaders(resp, decision);
   return resp;
+}
+
+HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
+                                       const std::string& ip) {
+  Result<Principal> principal = KeyPrincipal(req);
+  return Metered(KeyIdOf(principal), ip, [&] {
+    if (!target) return BadTarget();
+    if (!principal.ok()) return rest::ErrorResponse(principal.error());
+    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
+  });
+}
+
+HttpResponse RestApi::RefuseUnreadBody(const HttpRequest& req, const Error& refusal) {
+  const std::string ip = ClientIp(req, impl_->options.trustedProxies);
+  auto refuse = [&] { return rest::ErrorResponse(refusal); };
+  switch (SurfaceOf(req.target)) {
+    case Surface::kChat: return impl_->Metered(KeyIdOf(impl_->KeyPrincipal(req)), ip, refuse);
+    case Surface::kLegacyWebhooks: return impl_->Metered("", ip, refuse);
+    default: return refuse();
+  }
 }
 
 HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target,
@@ -233,44 +295,34 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
                                          "inbox, or call /chat/... with the key"));
   if (!target) return BadTarget();
   const auto& segs = target->segments;
-  if (segs.size() >= 2 && segs[1] == "auth") {
-    bool login = segs.size() == 3 && segs[2] == "login";
-    bool logout = segs.size() == 3 && segs[2] == "logout";
-    if (!login && !logout) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
-    if (req.method != "POST") {
-      HttpResponse resp = rest::ErrorResponse(
-          MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use POST"));
-      resp.SetHeader("Allow", "POST");
-      return resp;
-    }
-    HttpResponse resp = login ? Login(req, ip) : Logout(req);
-    resp.route = login ? "/api/auth/login" : "/api/auth/logout";
-    return resp;
-  }
-
-  Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));
-  if (!principal.ok()) return rest::ErrorResponse(principal.error());
-  if (segs.size() == 2 && segs[1] == "files") return Upload(req, *target, *principal);
-  if (segs.size() == 3 && segs[1] == "customers" && segs[2] == "import") return Upload(req, *target, *principal);
-  if (segs.size() < 2 || segs[1] != "chat")
+  auto m = MatchRoute(AdminRoutes(), req.method, [&](const AdminRoute& r) { return r.At(segs); });
+  const bool underAuth = segs.size() >= 2 && segs[1] == "auth";
+  if (m.pathRow == nullptr && underAuth)
     return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
-  return rest::DispatchChat(service, *principal, req, *target, 1, options.maxBodyBytes);
+  std::optional<Principal> session;
+  if (m.pathRow == nullptr || m.pathRow->needsSession) {
+    Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));
+    if (!principal.ok()) return rest::ErrorResponse(principal.error());
+    session = std::move(principal).value();
+  }
+  if (m.pathRow == nullptr) {
+    if (segs.size() < 2 || segs[1] != "chat")
+      return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
+    return rest::DispatchChat(service, *session, req, *target, 1, options.maxBodyBytes);
+  }
+  HttpResponse resp = m.row ? m.row->serve(*this, req, *target, ip, session ? &*session : nullptr)
+                            : rest::MethodNotAllowed(req.method, m.allow);
+  resp.route = m.pathRow->route;
+  return resp;
 }
 
 // The admin inbox's uploads: the raw bytes as the body (their type as
 // Content-Type, ?name= the file name). POST /api/files?kind=logo|icon|avatar
 // answers the file and its URL; POST /api/customers/import the import's
 // counts. Limits and types are ChatService's (docs/operations.md, "Files").
-HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p) {
-  const bool import = target.segments.size() == 3;
-  const std::string route = import ? "/api/customers/import" : "/api/files";
+HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p,
+                                   bool import) {
   auto answer = [&]() -> Result<HttpResponse> {
-    if (req.method != "POST") {
-      HttpResponse r = rest::ErrorResponse(
-          MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use POST"));
-      r.SetHeader("Allow", "POST");
-      return r;
-    }
     FileUpload in;
     in.kind = import ? "import" : target.Query("kind").value_or("");
     in.name = target.Query("name").value_or("");
@@ -293,9 +345,7 @@ HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& t
     return rest::JsonResponse(201, rest::DataEnvelope(json + "}"));
   };
   auto r = answer();
-  HttpResponse resp = r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
-  resp.route = route;
-  return resp;
+  return r.ok() ? std::move(r).value() : rest::ErrorResponse(r.error());
 }
 
 std::string RestApi::Impl::SessionCookie(const std::string& value, Millis maxAgeMillis) const {

@@ -22,6 +22,12 @@ HttpResponse ErrorResponse(const Error& e) {
   return JsonResponse(RestStatusFor(e.code), RestErrorBody(e));
 }
 
+HttpResponse MethodNotAllowed(std::string_view method, const std::string& allow) {
+  HttpResponse resp = ErrorResponse(MethodNotAllowedError(method, allow));
+  resp.SetHeader("Allow", allow);
+  return resp;
+}
+
 std::string DataEnvelope(std::string_view dataJson) {
   std::string out = "{\"data\":";
   out += dataJson;

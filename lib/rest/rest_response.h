@@ -17,6 +17,8 @@ HttpResponse JsonResponse(int status, std::string body);
 // The error body with the status of RestStatusFor. Internal errors are logged
 // here (their detail never reaches the client).
 HttpResponse ErrorResponse(const Error& e);
+// 405 METHOD_NOT_ALLOWED with `Allow: <allow>` (a RouteMatch's allow).
+HttpResponse MethodNotAllowed(std::string_view method, const std::string& allow);
 
 // {"data":<dataJson>}
 std::string DataEnvelope(std::string_view dataJson);

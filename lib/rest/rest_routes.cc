@@ -399,38 +399,30 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
 
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes) {
-  std::string allow;
-  const Route* matched = nullptr;
   std::vector<std::string> params;
   const bool admin = principal.kind == Principal::Kind::kAdminSession;
-  for (const Route& route : Routes()) {
-    if (route.adminOnly && !admin) continue;
-    if (!Matches(route, target.segments, first, &params)) continue;
-    matched = &route;
-    if (route.method != req.method) {
-      if (!allow.empty()) allow += ", ";
-      allow += route.method;
-      continue;
-    }
-    auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
-    HttpResponse out;
-    if (!body.ok()) {
-      out = ErrorResponse(body.error());
-    } else {
-      // A required body is always present here; handlers of kOptional routes ignore it.
-      RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
-      Result<HttpResponse> resp = route.handler(ctx);
-      out = resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
-    }
-    out.route = TemplateOf(route);
-    return out;
+  auto m = MatchRoute(Routes(), req.method, [&](const Route& route) {
+    return (admin || !route.adminOnly) && Matches(route, target.segments, first, &params);
+  });
+  if (m.pathRow == nullptr) return ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path));
+  if (m.row == nullptr) {
+    HttpResponse resp = MethodNotAllowed(req.method, m.allow);
+    resp.route = TemplateOf(*m.pathRow);
+    return resp;
   }
-  if (allow.empty()) return ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target.path));
-  HttpResponse resp = ErrorResponse(
-      MakeError(ErrorCode::kMethodNotAllowed, "method " + req.method + " is not allowed here; use " + allow));
-  resp.SetHeader("Allow", allow);
-  resp.route = TemplateOf(*matched);
-  return resp;
+  const Route& route = *m.row;
+  auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
+  HttpResponse out;
+  if (!body.ok()) {
+    out = ErrorResponse(body.error());
+  } else {
+    // A required body is always present here; handlers of kOptional routes ignore it.
+    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
+    Result<HttpResponse> resp = route.handler(ctx);
+    out = resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+  }
+  out.route = TemplateOf(route);
+  return out;
 }
 
 }  // namespace livechat::rest

@@ -139,27 +139,39 @@ struct StorefrontApi::Impl {
     if (!target) return Fail(Invalid("the request target is malformed"), origin);
     if (!OriginAllowed(origin))
       return Fail(MakeError(ErrorCode::kForbidden, "this origin may not use the storefront API: " + origin), origin);
-    const auto& seg = target->segments;
-    const std::string route = seg.size() >= 2 ? seg[1] : "";
     if (req.method == "OPTIONS") return Preflight(origin);
-    if (seg.size() != 2) return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
-    if (route == "sessions" && req.method == "POST") return Start(req, origin);
-    if (route == "session" && req.method == "GET") return Session(req, origin);
-    if (route == "commands" && req.method == "POST") return Command(req, origin);
-    if (route == "pageviews" && req.method == "POST") return PageView(req, origin);
-    if (route == "updates" && req.method == "GET") return Updates(req, *target, origin);
-    if (route == "files" && req.method == "POST") return SendFile(req, *target, origin);
-    // 405 names the route's methods (RFC 9110), as the REST API's does.
-    const char* allow = route == "session" || route == "updates" ? "GET, OPTIONS"
-                        : route == "sessions" || route == "commands" || route == "pageviews" || route == "files"
-                            ? "POST, OPTIONS"
-                                                                                             : nullptr;
-    if (allow != nullptr) {
-      HttpResponse r = Fail(MakeError(ErrorCode::kMethodNotAllowed, "This method is not supported here."), origin);
+    const auto& seg = target->segments;
+    auto m = MatchRoute(Routes(), req.method, [&](const Route& r) { return seg.size() == 2 && seg[1] == r.name; });
+    if (m.pathRow == nullptr)
+      return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
+    if (m.row == nullptr) {
+      // Every path also answers the preflight (above), so Allow names it.
+      const std::string allow = m.allow + ", OPTIONS";
+      HttpResponse r = Fail(MethodNotAllowedError(req.method, allow), origin);
       r.SetHeader("Allow", allow);
       return r;
     }
-    return Fail(MakeError(ErrorCode::kNotFound, "No resource at " + target->path + "."), origin);
+    return m.row->serve ? (this->*m.row->serve)(req, origin) : (this->*m.row->serveTarget)(req, *target, origin);
+  }
+
+  // /storefront/<name>: the table both dispatch and the 405's Allow come from.
+  // A route's handler reads the request, or the parsed target too.
+  struct Route {
+    std::string_view name;
+    std::string_view method;
+    HttpResponse (Impl::*serve)(const HttpRequest&, const std::string& origin) = nullptr;
+    HttpResponse (Impl::*serveTarget)(const HttpRequest&, const ParsedTarget&, const std::string& origin) = nullptr;
+  };
+  static const std::vector<Route>& Routes() {
+    static const std::vector<Route> kRoutes = {
+        {"sessions", "POST", &Impl::Start},
+        {"session", "GET", &Impl::Session},
+        {"commands", "POST", &Impl::Command},
+        {"pageviews", "POST", &Impl::PageView},
+        {"updates", "GET", nullptr, &Impl::Updates},
+        {"files", "POST", nullptr, &Impl::SendFile},
+    };
+    return kRoutes;
   }
 
   HttpResponse Preflight(const std::string& origin) {
