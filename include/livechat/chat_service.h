@@ -54,6 +54,16 @@ struct Limits {
   Millis browsedPagesTtlMillis = 24 * 3600 * 1000;
   Millis channelWindowMillis = 24 * 3600 * 1000;  // Messenger / Instagram / WhatsApp
   Millis sessionTtlMillis = 7 * 24 * 3600 * 1000; // admin inbox login
+  // Admin sign-in throttling (docs/decisions.md, "Sign-in throttling"): failed
+  // passwords allowed before each attempt must wait, per account and per
+  // source address; the first wait, doubling per further failure up to the
+  // cap; how long a key's failures are remembered; keys kept per table.
+  int loginFreeFailuresPerAccount = 5;
+  int loginFreeFailuresPerAddress = 20;
+  Millis loginFirstDelayMillis = 1'000;
+  Millis loginMaxDelayMillis = 15 * 60 * 1000;
+  Millis loginForgetAfterMillis = 24 * 3600 * 1000;
+  std::size_t loginTrackedKeysMax = 10'000;
   int webhookSubscriptionsMax = 10;
   std::size_t webhookMetadataMax = 2048;          // bytes, serialized
   int webhookAttemptsKept = 50;                   // attempt log per subscription
