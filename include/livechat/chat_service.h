@@ -32,6 +32,7 @@
 
 namespace livechat {
 
+class LoginThrottle;
 class RateLimiter;
 
 // Every number here is a setting; the defaults are the spec's.
@@ -54,6 +55,16 @@ struct Limits {
   Millis browsedPagesTtlMillis = 24 * 3600 * 1000;
   Millis channelWindowMillis = 24 * 3600 * 1000;  // Messenger / Instagram / WhatsApp
   Millis sessionTtlMillis = 7 * 24 * 3600 * 1000; // admin inbox login
+  // Admin sign-in throttling (docs/decisions.md, "Sign-in throttling"): failed
+  // passwords allowed before each attempt must wait, per account and per
+  // source address; the first wait, doubling per further failure up to the
+  // cap; how long a key's failures are remembered; keys kept per table.
+  int loginFreeFailuresPerAccount = 5;
+  int loginFreeFailuresPerAddress = 20;
+  Millis loginFirstDelayMillis = 1'000;
+  Millis loginMaxDelayMillis = 15 * 60 * 1000;
+  Millis loginForgetAfterMillis = 24 * 3600 * 1000;
+  std::size_t loginTrackedKeysMax = 10'000;
   int webhookSubscriptionsMax = 10;
   std::size_t webhookMetadataMax = 2048;          // bytes, serialized
   int webhookAttemptsKept = 50;                   // attempt log per subscription
@@ -348,9 +359,15 @@ class ChatService {
   // Admin inbox session cookie. Missing: UNAUTHENTICATED; unknown or expired: UNAUTHENTICATED.
   Result<Principal> AuthenticateSession(const std::string& token);
   // Email + password of an active member. `shopId` picks the store when the
-  // email belongs to members of several. Wrong: UNAUTHENTICATED (one message for all causes).
+  // email belongs to members of several. Wrong: UNAUTHENTICATED (one message
+  // for all causes, and the same cost whether or not the email is a member's).
+  // Too many recent failures for the email or for `sourceIp` (the client's
+  // address; Limits::login*): RATE_LIMITED before the password is looked at,
+  // and *retryAfterMillis (when given) is set to the wait; otherwise it is
+  // left unchanged.
   Result<LoginResult> Login(const std::string& email, const std::string& password,
-                            const std::optional<std::string>& shopId);
+                            const std::optional<std::string>& shopId, const std::string& sourceIp,
+                            Millis* retryAfterMillis = nullptr);
   Status Logout(const std::string& token);
 
   // Fixed-window rate limiting (spec: Limits). Counts this request. `keyId`
@@ -639,6 +656,10 @@ class ChatService {
   std::unique_ptr<RateLimiter> limiter_;
   Counter* refusedByIp_ = nullptr;   // rate-limit refusals, when metrics are on
   Counter* refusedByKey_ = nullptr;
+  std::unique_ptr<LoginThrottle> loginThrottle_;
+  Counter* loginFailures_ = nullptr;            // sign-in metrics, when metrics are on
+  Counter* loginThrottledAccount_ = nullptr;
+  Counter* loginThrottledAddress_ = nullptr;
 
   void NotifyEventsQueued();
   // Adds each file entry's `url` (signed until `expiresAt` where needed).

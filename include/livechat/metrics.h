@@ -111,6 +111,13 @@ inline constexpr std::string_view kRateLimitRefusals = "livechat_rate_limit_refu
 // Counted from two places (ChatService, GraphQLApi); the first to register sets the help.
 inline constexpr std::string_view kRateLimitRefusalsHelp =
     "Requests refused by a rate limit (scope ip or key: the REST windows; graphql: the query-cost bucket)";
+inline constexpr std::string_view kLoginFailures = "livechat_login_failures_total";
+inline constexpr std::string_view kLoginFailuresHelp =
+    "Admin sign-ins refused with 401: the password was checked and matched no active member of that email";
+inline constexpr std::string_view kLoginThrottled = "livechat_login_throttled_total";
+inline constexpr std::string_view kLoginThrottledHelp =
+    "Admin sign-ins refused with 429 before the password was checked (scope account: too many recent failures "
+    "for the email; address: for the source address)";
 inline constexpr std::string_view kWebhookQueueDepth = "livechat_webhook_queue_depth";
 inline constexpr std::string_view kWebhookOldestAge = "livechat_webhook_oldest_pending_age_seconds";
 inline constexpr std::string_view kWebhookDeliveries = "livechat_webhook_deliveries_total";

@@ -9,8 +9,10 @@
 
 #include "core/crypto.h"
 #include "core/cursor.h"
+#include "core/login_throttle.h"
 #include "core/rate_limiter.h"
 #include "core/service_internal.h"
+#include "core/text.h"
 
 namespace livechat {
 
@@ -22,13 +24,19 @@ ChatService::ChatService(ServiceOptions options)
       random_(options_.random ? options_.random : Random::Default()),
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
       resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
-      limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)) {
+      limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)),
+      loginThrottle_(std::make_unique<LoginThrottle>(*clock_, options_.limits)) {
   fileUrlSecret_ = options_.fileUrlSecret.empty() ? random_->Hex(32) : options_.fileUrlSecret;
   if (options_.metrics) {
     refusedByIp_ =
         &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "ip"}});
     refusedByKey_ =
         &options_.metrics->GetCounter(metric::kRateLimitRefusals, metric::kRateLimitRefusalsHelp, {{"scope", "key"}});
+    loginFailures_ = &options_.metrics->GetCounter(metric::kLoginFailures, metric::kLoginFailuresHelp);
+    loginThrottledAccount_ =
+        &options_.metrics->GetCounter(metric::kLoginThrottled, metric::kLoginThrottledHelp, {{"scope", "account"}});
+    loginThrottledAddress_ =
+        &options_.metrics->GetCounter(metric::kLoginThrottled, metric::kLoginThrottledHelp, {{"scope", "address"}});
   }
 }
 
@@ -42,9 +50,7 @@ Result<Principal> ChatService::AuthenticateApiKey(const std::string& apiKey) {
   if (!LooksLikeApiKey(apiKey)) {
     return MakeError(ErrorCode::kInvalidApiKey, "invalid API key: expected sk_ followed by 32 hex characters");
   }
-  std::string normalized = apiKey;
-  std::transform(normalized.begin(), normalized.end(), normalized.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string normalized = AsciiLower(apiKey);
   normalized[0] = 's';
   normalized[1] = 'k';
   const std::string hash = Sha256Hex(normalized);
@@ -105,22 +111,65 @@ Result<Principal> ChatService::AuthenticateSession(const std::string& token) {
   return p;
 }
 
-Result<LoginResult> ChatService::Login(const std::string& email, const std::string& password,
-                                       const std::optional<std::string>& shopId) {
-  const Error wrong = MakeError(ErrorCode::kUnauthenticated, "wrong email or password");
-  if (email.empty() || password.empty()) return Invalid("email and password are required");
+namespace {
+
+// What a password is checked against when no active member with a password
+// has the email, so an unknown email costs one hash like a known one and
+// timing tells them apart no better than the answer does.
+const std::string& StandInPasswordHash() {
+  static const std::string hash = HashPassword("no member has this email");
+  return hash;
+}
+
+// The active members of `email` (in `shopId` when given) whose password this is.
+Result<std::vector<Member>> MembersWithPassword(Store& store, const std::string& email, const std::string& password,
+                                                const std::optional<std::string>& shopId) {
   LC_ASSIGN_OR_RETURN(auto members, ReadValue<std::vector<Member>>(
-                                        store(), [&](StoreReader& r) { return r.FindMembersByEmail(email); }));
+                                        store, [&](StoreReader& r) { return r.FindMembersByEmail(email); }));
   std::vector<Member> matches;
+  bool checked = false;
   for (auto& m : members) {
-    if (!m.active || (shopId && m.shopId != *shopId)) continue;
+    // A member without a password (no inbox sign-in) costs what a stranger does.
+    if (!m.active || (shopId && m.shopId != *shopId) || m.passwordHash.empty()) continue;
+    checked = true;
     if (VerifyPassword(m.passwordHash, password)) matches.push_back(std::move(m));
   }
-  if (matches.empty()) return wrong;
-  if (matches.size() > 1) return Invalid("this email belongs to members of several stores: pass shopId");
+  if (!checked) (void)VerifyPassword(StandInPasswordHash(), password);
+  return matches;
+}
+
+}  // namespace
+
+Result<LoginResult> ChatService::Login(const std::string& email, const std::string& password,
+                                       const std::optional<std::string>& shopId, const std::string& sourceIp,
+                                       Millis* retryAfterMillis) {
+  const Error wrong = MakeError(ErrorCode::kUnauthenticated, "wrong email or password");
+  if (email.empty() || password.empty()) return Invalid("email and password are required");
+  // Keyed by the email as the store matches it (ASCII case folded), whether a
+  // member has it or not: the throttle must not tell known accounts apart.
+  const LoginThrottle::Attempt attempt = loginThrottle_->Begin(Sha256Hex(AsciiLower(email)), sourceIp);
+  if (!attempt.allowed) {
+    Counter* counter = attempt.refusedBy == LoginThrottle::Scope::kAccount ? loginThrottledAccount_
+                                                                            : loginThrottledAddress_;
+    if (counter) counter->Inc();
+    if (retryAfterMillis) *retryAfterMillis = attempt.retryAfterMillis;
+    return MakeError(ErrorCode::kRateLimited,
+                     fmt::format("too many failed sign-ins: try again in {} s",
+                                 std::max<Millis>(1, (attempt.retryAfterMillis + 999) / 1000)));
+  }
+  auto matches = MembersWithPassword(store(), email, password, shopId);
+  loginThrottle_->Finish(attempt, !matches.ok()       ? LoginThrottle::Outcome::kNotChecked
+                                  : matches->empty() ? LoginThrottle::Outcome::kWrongPassword
+                                                     : LoginThrottle::Outcome::kRightPassword);
+  if (!matches.ok()) return matches.error();
+  if (matches->empty()) {
+    if (loginFailures_) loginFailures_->Inc();
+    return wrong;
+  }
+  if (matches->size() > 1) return Invalid("this email belongs to members of several stores: pass shopId");
   LoginResult out;
   out.token = random_->Hex(32);
-  out.member = std::move(matches.front());
+  out.member = std::move(matches->front());
   const Millis now = clock_->NowMillis();
   out.session = AdminSession{Sha256Hex(out.token), out.member.shopId, out.member.id, now,
                              now + limits().sessionTtlMillis};

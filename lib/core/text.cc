@@ -43,6 +43,13 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 std::string TruncateCodePoints(std::string_view s, std::size_t max) {
   std::size_t n = 0, i = 0;
   while (i < s.size() && n < max) {

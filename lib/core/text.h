@@ -12,6 +12,9 @@ bool ValidUtf8(std::string_view s);
 std::size_t CodePoints(std::string_view s);
 // Leading and trailing ASCII whitespace removed.
 std::string_view Trim(std::string_view s);
+// A-Z folded to a-z, every other byte kept (SQLite's lower(), which the
+// store's case-insensitive email lookups use).
+std::string AsciiLower(std::string_view s);
 // The first `max` code points of valid UTF-8 `s`.
 std::string TruncateCodePoints(std::string_view s, std::size_t max);
 

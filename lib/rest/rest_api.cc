@@ -51,20 +51,23 @@ std::string CookieValue(const HttpRequest& req, std::string_view name) {
   return "";
 }
 
+// Whole seconds, rounded up and at least 1, so a client that waits exactly
+// this long is never refused again for the same wait.
+std::string RetryAfterSeconds(Millis wait) {
+  Millis secs = (wait + 999) / 1000;
+  return std::to_string(secs < 1 ? 1 : secs);
+}
+
 void SetRateHeaders(HttpResponse& resp, const RateDecision& d) {
   resp.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
   resp.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining < 0 ? 0 : d.remaining));
-  if (!d.allowed) {
-    Millis secs = (d.resetInMillis + 999) / 1000;
-    resp.SetHeader("Retry-After", std::to_string(secs < 1 ? 1 : secs));
-  }
+  if (!d.allowed) resp.SetHeader("Retry-After", RetryAfterSeconds(d.resetInMillis));
 }
 
 HttpResponse RateLimited(const RateDecision& d) {
-  Millis secs = (d.resetInMillis + 999) / 1000;
   return rest::ErrorResponse(MakeError(ErrorCode::kRateLimited, "rate limit of " + std::to_string(d.limit) +
                                                                     " requests per minute exceeded; retry in " +
-                                                                    std::to_string(secs < 1 ? 1 : secs) + " s"));
+                                                                    RetryAfterSeconds(d.resetInMillis) + " s"));
 }
 
 // A failed authentication still costs its source IP a request, so guessing
@@ -358,7 +361,8 @@ std::string RestApi::Impl::SessionCookie(const std::string& value, Millis maxAge
 }
 
 HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip) {
-  // Password guessing is throttled per source IP like the public API.
+  // Every request to this route counts in its source IP's window like the
+  // public API; failed passwords are throttled by ChatService::Login itself.
   RateDecision decision = service.CheckRateLimit("", ip);
   if (!decision.allowed) {
     HttpResponse resp = RateLimited(decision);
@@ -377,8 +381,13 @@ HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip)
   if (!*email || !*password)
     return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "email and password are required"));
 
-  auto result = service.Login(**email, **password, *shopId);
-  if (!result.ok()) return rest::ErrorResponse(result.error());
+  Millis wait = 0;
+  auto result = service.Login(**email, **password, *shopId, ip, &wait);
+  if (!result.ok()) {
+    HttpResponse refused = rest::ErrorResponse(result.error());
+    if (result.error().code == ErrorCode::kRateLimited) refused.SetHeader("Retry-After", RetryAfterSeconds(wait));
+    return refused;
+  }
   HttpResponse resp = rest::JsonResponse(200, rest::DataEnvelope(ToJson(result->member)));
   resp.SetHeader("Set-Cookie",
                  SessionCookie(result->token, result->session.expiresAt - result->session.createdAt));

@@ -377,12 +377,13 @@ TEST_CASE("demo store: members, conversations on several channels, a legacy reco
   CHECK(channels.size() == 5);
   auto members = svc.ListMembers(*p);
   CHECK(members->size() == 3);
-  auto login = svc.Login("ada@demo.example", "demo-password", std::nullopt);
+  auto login = svc.Login("ada@demo.example", "demo-password", std::nullopt, "203.0.113.7");
   REQUIRE(login.ok());
   auto sp = svc.AuthenticateSession(login->token);
   REQUIRE(sp.ok());
   CHECK(sp->shopId == p->shopId);
-  CHECK(svc.Login("ada@demo.example", "wrong-password", std::nullopt).error().code == ErrorCode::kUnauthenticated);
+  CHECK(svc.Login("ada@demo.example", "wrong-password", std::nullopt, "203.0.113.7").error().code ==
+        ErrorCode::kUnauthenticated);
   REQUIRE(svc.Logout(login->token).ok());
   CHECK(svc.AuthenticateSession(login->token).error().code == ErrorCode::kUnauthenticated);
 }
@@ -391,7 +392,7 @@ TEST_CASE("sessions expire") {
   CoreFixture f;
   auto m = f.service->CreateMember(f.sys, {"admin@shop.test", "Ad", "Min", "admin", std::string("s3cret-pass"), true, std::nullopt});
   REQUIRE(m.ok());
-  auto login = f.service->Login("admin@shop.test", "s3cret-pass", std::nullopt);
+  auto login = f.service->Login("admin@shop.test", "s3cret-pass", std::nullopt, "203.0.113.7");
   REQUIRE(login.ok());
   f.clock.Advance(f.service->limits().sessionTtlMillis - 1);
   CHECK(f.service->AuthenticateSession(login->token).ok());

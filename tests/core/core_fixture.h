@@ -21,7 +21,8 @@ struct CoreFixture {
   std::string key;      // every conversation permission
   Principal sys;
 
-  explicit CoreFixture(Limits limits = {}, Plan plan = Plan::kPro, bool autoAssign = false) {
+  explicit CoreFixture(Limits limits = {}, Plan plan = Plan::kPro, bool autoAssign = false,
+                       MetricsRegistry* metrics = nullptr) {
     auto opened = OpenSqliteStore({":memory:", 1, 5000});
     REQUIRE(opened.ok());
     store = std::move(opened).value();
@@ -30,6 +31,7 @@ struct CoreFixture {
     o.clock = &clock;
     o.random = random.get();
     o.limits = limits;
+    o.metrics = metrics;
     service = std::make_unique<ChatService>(o);
     auto s = service->CreateShop({"Test shop", plan, autoAssign});
     REQUIRE(s.ok());

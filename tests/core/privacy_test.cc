@@ -238,7 +238,7 @@ TEST_CASE("app uninstalled: sessions end, login refused, channels disconnected, 
   CreateMemberInput admin{"admin@shop.test", "Ann", "Admin", "admin", std::string("long enough password"), true,
                           std::nullopt};
   Must(f.service->CreateMember(f.sys, admin));
-  auto login = Must(f.service->Login("admin@shop.test", "long enough password", std::nullopt));
+  auto login = Must(f.service->Login("admin@shop.test", "long enough password", std::nullopt, "203.0.113.7"));
   CHECK(f.service->AuthenticateSession(login.token).ok());
   Conversation email = f.Inbound("email", "Hello by email", "mail@example.com");
   Conversation web = f.Inbound("online_store", "Hello on the site");
@@ -256,7 +256,7 @@ TEST_CASE("app uninstalled: sessions end, login refused, channels disconnected, 
   CHECK_FALSE(Must(f.service->GetShop(f.shop.id)).installed);
 
   CHECK(f.service->AuthenticateSession(login.token).error().code == ErrorCode::kUnauthenticated);
-  auto refused = f.service->Login("admin@shop.test", "long enough password", std::nullopt);
+  auto refused = f.service->Login("admin@shop.test", "long enough password", std::nullopt, "203.0.113.7");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code == ErrorCode::kForbidden);
   CHECK(f.service->AuthenticateApiKey(f.key).ok());  // rule 9: keys are not revoked
@@ -282,7 +282,7 @@ TEST_CASE("app uninstalled: sessions end, login refused, channels disconnected, 
     CHECK(Must(f.service->ApplyPlatformRequest(f.sys, again)).outcome == "replay");
 
     CHECK(Must(f.service->SetShopInstalled(f.sys, true)).installed);
-    CHECK(f.service->Login("admin@shop.test", "long enough password", std::nullopt).ok());
+    CHECK(f.service->Login("admin@shop.test", "long enough password", std::nullopt, "203.0.113.7").ok());
     CHECK(f.service->SendMessage(f.sys, email.id, reply).error().code == ErrorCode::kChannelUnavailable);
     auto i = Must(f.service->SetChannelIntegration(f.sys, "email", true));
     CHECK(i.connected);

@@ -429,6 +429,43 @@ TEST_CASE("Admin login sets the session cookie; /api/chat mirrors /chat; logout 
   CHECK(f.Send(Bare("GET", "/api/chat/members", {{"cookie", cookie2}})).status() == 401);
 }
 
+TEST_CASE("Admin login: after 5 wrong passwords 429 with Retry-After, even for the right one, until the wait ends") {
+  RestFixture f;
+  const std::string right = R"({"email":"agent@example.com","password":"correct horse battery"})";
+  const std::string wrong = R"({"email":"agent@example.com","password":"guess"})";
+  for (int i = 0; i < 5; ++i) {
+    auto r = Login(f, wrong);
+    CHECK(r.status() == 401);
+    CHECK(r.code() == "UNAUTHENTICATED");
+    CHECK(r.message() == "wrong email or password");
+    CHECK(r.header("Retry-After") == "<absent>");
+  }
+  auto locked = Login(f, right);
+  CHECK(locked.status() == 429);
+  CHECK(locked.code() == "RATE_LIMITED");
+  CHECK(locked.message() == "too many failed sign-ins: try again in 1 s");
+  CHECK(locked.header("Retry-After") == "1");
+  CHECK(locked.header("Set-Cookie") == "<absent>");
+  // Another address is refused too: the account is what is being guessed.
+  auto elsewhere =
+      f.Send(Bare("POST", "/api/auth/login", {{"content-type", "application/json"}}, "198.51.100.9", right));
+  CHECK(elsewhere.status() == 429);
+  CHECK(elsewhere.header("Retry-After") == "1");
+
+  f.clock.Advance(1'000);
+  CHECK(Login(f, wrong).status() == 401);
+  auto longer = Login(f, right);
+  CHECK(longer.status() == 429);
+  CHECK(longer.header("Retry-After") == "2");
+  f.clock.Advance(1'500);
+  CHECK(Login(f, right).header("Retry-After") == "1");  // 500 ms, rounded up
+  f.clock.Advance(500);
+  auto ok = Login(f, right);
+  CHECK(ok.status() == 200);
+  CHECK(ok.header("Set-Cookie").rfind("lc_session=", 0) == 0);
+  CHECK(Login(f, wrong).status() == 401);  // the success started the account over
+}
+
 TEST_CASE("Admin cookie options: name and Secure") {
   RestOptions options;
   options.sessionCookieName = "inbox";

@@ -18,7 +18,7 @@ struct FilesRest {
   std::string cookie;
 
   FilesRest() {
-    auto login = f.service().Login("agent@example.com", "correct horse battery", std::nullopt);
+    auto login = f.service().Login("agent@example.com", "correct horse battery", std::nullopt, "203.0.113.7");
     REQUIRE(login.ok());
     cookie = "lc_session=" + login->token;
   }

@@ -1,6 +1,7 @@
 // livechatd's observability against a running process: /metrics on the admin
 // listener parsed by a strict Prometheus text parser (prom-text.mjs), each
-// metric moving when its event happens; /healthz, /readyz; X-Request-Id.
+// metric moving when its event happens (admin sign-in failures and throttling
+// included); /healthz, /readyz; X-Request-Id.
 //
 // The webhook receiver is a real HTTPS server on 127.0.0.1 with a throwaway
 // certificate (openssl CLI) that livechatd trusts through --webhook-ca-file.
@@ -136,6 +137,8 @@ test('every family renders with HELP and TYPE; the exposition parses strictly', 
     livechat_http_requests_total: 'counter',
     livechat_http_request_duration_seconds: 'histogram',
     livechat_rate_limit_refusals_total: 'counter',
+    livechat_login_failures_total: 'counter',
+    livechat_login_throttled_total: 'counter',
     livechat_webhook_queue_depth: 'gauge',
     livechat_webhook_oldest_pending_age_seconds: 'gauge',
     livechat_sqlite_busy_retries_total: 'counter',
@@ -146,6 +149,34 @@ test('every family renders with HELP and TYPE; the exposition parses strictly', 
   }
   assert.equal(sampleValue(m, 'livechat_webhook_queue_depth'), 0);
   assert.equal(sampleValue(m, 'livechat_webhook_oldest_pending_age_seconds'), 0);
+  assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'account' }), 0);
+  assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'address' }), 0);
+});
+
+test('wrong admin passwords count as login failures; past 5, attempts are throttled with 429 and counted', async () => {
+  ctl('member', 'create', '--store', storeId, '--email', 'owner@metrics.test', '--role', 'admin',
+      '--password', 'long enough password');
+  const login = (password) => fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@metrics.test', password }),
+  });
+  const before = await scrape();
+  const failuresBefore = sampleValue(before, 'livechat_login_failures_total');
+  for (let i = 0; i < 5; i++) assert.equal((await login(`guess ${i}`)).status, 401);
+  // The 5th failure started a 1 s wait: the right password is refused unchecked.
+  const refused = await login('long enough password');
+  assert.equal(refused.status, 429);
+  assert.equal(refused.headers.get('retry-after'), '1');
+  assert.equal((await refused.json()).error.code, 'RATE_LIMITED');
+  const m = await scrape();
+  assert.equal(sampleValue(m, 'livechat_login_failures_total') - failuresBefore, 5);
+  assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'account' }), 1);
+  assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'address' }), 0);
+  assert.equal(requests(m, '/api/auth/login', 'POST', 429) - requests(before, '/api/auth/login', 'POST', 429), 1);
+  assert.equal(requests(m, '/api/auth/login', 'POST', 401) - requests(before, '/api/auth/login', 'POST', 401), 5);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal((await login('long enough password')).status, 200);
 });
 
 test('a request adds one to its route template and status, and one latency observation', async () => {
