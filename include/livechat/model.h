@@ -115,6 +115,16 @@ struct LastMessage {
   Millis createdAt = 0;
 };
 
+// A phone number in the one form numbers are compared in (a redact names a
+// contact by phone): its digits, so "+1 (555) 010-0000", "+15550100000" and
+// "15550100000" are one number, and a leading "00" (the international
+// prefix) counts as "+". No country is guessed: "555-010-0000" is another
+// number, because a wrong guess would reach someone else. Empty, equal to
+// nothing, when the value is no phone number: anything but digits, spaces,
+// "-", "(", ")", "." and one leading "+", or fewer than 7 or more than 15
+// digits (E.164's bounds).
+std::string PhoneKey(std::string_view phone);
+
 // Channels a conversation can start on (list filter `channel`).
 // online_store | email | facebook | instagram | whatsapp
 bool IsKnownChannel(std::string_view channel);

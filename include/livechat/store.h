@@ -264,6 +264,20 @@ class StoreReader {
     (void)shopId, (void)email;
     return NotKept();
   }
+  // Every contact whose phone has this PhoneKey (livechat/model.h), or, for a
+  // contact on WhatsApp, whose channel recipient has it (the WhatsApp id is
+  // the number), in createdAt order. Stored phones are compared in that form
+  // too; an empty key matches nothing.
+  virtual Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId, const std::string& phoneKey) {
+    (void)shopId, (void)phoneKey;
+    return NotKept();
+  }
+  // The shop's outbox events whose data names this contact (`customerId`),
+  // whatever their deliveries' state, oldest first.
+  virtual Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) {
+    (void)shopId, (void)customerId;
+    return NotKept();
+  }
   // Every conversation of a contact, legacy (older datastore) ones included,
   // oldest first.
   virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
@@ -468,6 +482,14 @@ class StoreWriter : public StoreReader {
   // when there is no such request.
   virtual Result<bool> UpdateDataRequest(const DataRequest& d) {
     (void)d;
+    return NotKept();
+  }
+  // Replaces the data of the shop's event `eventId` (a redact rewrites what
+  // is still to be delivered); its id, type, conversation and time stay.
+  // False when the shop has no such event.
+  virtual Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId,
+                                       const std::string& dataJson) {
+    (void)shopId, (void)eventId, (void)dataJson;
     return NotKept();
   }
 };

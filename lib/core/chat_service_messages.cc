@@ -198,16 +198,17 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
 namespace internal {
 
 std::string CustomerCreatedData(const Customer& c) {
-  return JsonObject()
-      .Str("customerId", c.id)
+  JsonObject o;
+  o.Str("customerId", c.id)
       .OptStr("email", c.email)
       .OptStr("firstName", c.firstName)
       .OptStr("lastName", c.lastName)
       .OptStr("phone", c.phone)
-      .StrArray("tags", c.tags)
-      .Int("ordersCount", c.ordersCount.value_or(0))
-      .Double("totalSpent", c.totalSpent.value_or(0))
-      .Done();
+      .StrArray("tags", c.tags);
+  // A redacted contact's counts are null, as its read shows them; a new
+  // contact's unknown ones are 0.
+  if (c.redactedAt) return o.Null("ordersCount").Null("totalSpent").Done();
+  return o.Int("ordersCount", c.ordersCount.value_or(0)).Double("totalSpent", c.totalSpent.value_or(0)).Done();
 }
 
 Customer NewContact(Random& random, const std::string& shopId, const std::optional<std::string>& name,

@@ -3,6 +3,7 @@
 // their audit trail, channel integrations, the install state, and the admin
 // inbox's contact delete.
 #include <fmt/format.h>
+#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <array>
@@ -84,13 +85,33 @@ void ClearPersonalFields(Customer& c) {
 constexpr const char* kRedactedSender = "Redacted";
 constexpr const char* kRedactedExport = R"({"redacted":true})";
 
+// Rewrites the stored events of a redacted contact that still carry its
+// personal fields to what the event says of the contact as a read shows it
+// after the redaction (same id, type and time), whatever their deliveries'
+// state: the dispatcher builds and signs the body from the stored event at
+// send time, so a delivery still pending or retrying sends the redacted form,
+// and a redelivery of one already delivered cannot send the fields again.
+// Only customer.created carries such fields; message and conversation events
+// hold ids, the channel and the message text, which rule 8 keeps as history.
+Status RedactEvents(StoreWriter& w, const std::string& shopId, const Customer& redacted, Changes& changes) {
+  const std::string data = CustomerCreatedData(redacted);
+  LC_ASSIGN_OR_RETURN(auto events, w.ListEventsOfCustomer(shopId, redacted.id));
+  for (const Event& e : events) {
+    if (e.type != "customer.created" || e.dataJson == data) continue;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateEventData(shopId, e.id, data));
+    if (ok) changes.Add("webhookEvents");
+  }
+  return Status::Ok();
+}
+
 // Redacts one contact inside an open transaction: personal fields cleared,
 // every conversation (legacy ones too) labelled and stripped of the contact's
 // name and email, the contact's messages' sender name replaced, browsed pages
-// and storefront sessions ended and emptied, its loyalty account removed.
-// Messages, notes and attributes stay: they are the history rule 8 keeps.
-// `detach`: the contact is being deleted, so conversations and sessions stop
-// naming it. A contact already redacted is left alone unless detaching.
+// and storefront sessions ended and emptied, its loyalty account removed, its
+// stored webhook events rewritten (RedactEvents). Messages, notes and
+// attributes stay: they are the history rule 8 keeps. `detach`: the contact
+// is being deleted, so conversations and sessions stop naming it. A contact
+// already redacted is left alone unless detaching.
 Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Millis now, bool detach,
                      Changes& changes) {
   if (c.redactedAt && !detach) return Status::Ok();
@@ -158,11 +179,33 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
     (void)ok;
     changes.Add("contacts");
   }
+  return RedactEvents(w, shopId, c, changes);
+}
+
+bool Given(const std::optional<std::string>& v) { return v && !v->empty(); }
+
+// The request's phone in PhoneKey form; empty when it has none, or none that
+// is a phone number.
+std::string RequestPhoneKey(const PlatformRequestInput& in) {
+  return in.customerPhone ? PhoneKey(*in.customerPhone) : std::string();
+}
+
+// A customer request must name someone. A phone that is no number names no
+// one; it is refused only when it is all the request has: the platform sends
+// the phone as the shop typed it, and a redact must still reach the contact
+// its id or email names.
+Status CheckCustomerNamed(const PlatformRequestInput& in) {
+  if (Given(in.customerId) || Given(in.customerEmail)) return Status::Ok();
+  if (!Given(in.customerPhone)) return Invalid("customer.id, customer.email or customer.phone is required");
+  if (RequestPhoneKey(in).empty())
+    return Invalid("customer.phone is not a phone number: 7 to 15 digits, optionally with a leading + and spaces, "
+                   "- ( ) . between them; or send customer.id or customer.email");
   return Status::Ok();
 }
 
-// The store's contacts a platform request names: by platform customer id
-// (shopifyId), then every contact with the email; each contact once.
+// The store's contacts a platform request names, by every identifier it
+// carries: platform customer id (shopifyId), every contact with the email,
+// every contact with the phone (PhoneKey); each contact once.
 Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& shopId, const PlatformRequestInput& in) {
   std::vector<Customer> out;
   auto addUnique = [&](Customer c) {
@@ -178,6 +221,10 @@ Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& s
     LC_ASSIGN_OR_RETURN(auto byEmail, r.ListCustomersByEmail(shopId, *in.customerEmail));
     for (auto& c : byEmail) addUnique(std::move(c));
   }
+  if (const std::string phone = RequestPhoneKey(in); !phone.empty()) {
+    LC_ASSIGN_OR_RETURN(auto byPhone, r.ListCustomersByPhone(shopId, phone));
+    for (auto& c : byPhone) addUnique(std::move(c));
+  }
   return out;
 }
 
@@ -186,16 +233,28 @@ std::string Lower(std::string s) {
   return s;
 }
 
+// The phone a stored data request named (its customerJson), in PhoneKey form.
+std::string StoredPhoneKey(const std::string& customerJson) {
+  rapidjson::Document doc;
+  doc.Parse(customerJson.c_str(), customerJson.size());
+  if (doc.HasParseError() || !doc.IsObject()) return "";
+  auto it = doc.FindMember("phone");
+  if (it == doc.MemberEnd() || !it->value.IsString()) return "";
+  return PhoneKey(std::string_view(it->value.GetString(), it->value.GetStringLength()));
+}
+
 // Empties the stored exports of data requests about these contacts (their
-// export names one of them) or this email: what is left says only that it
-// was redacted. Returns how many.
+// export names one of them), this email or this phone: what is left says
+// only that it was redacted. Returns how many.
 Result<std::int64_t> RedactDataRequests(StoreWriter& w, const std::string& shopId, const std::vector<Customer>& contacts,
                                         const PlatformRequestInput& in) {
   const std::string email = in.customerEmail ? Lower(*in.customerEmail) : std::string();
+  const std::string phone = RequestPhoneKey(in);
   LC_ASSIGN_OR_RETURN(auto requests, w.ListDataRequests(shopId));
   std::int64_t n = 0;
   for (DataRequest& d : requests) {
     bool about = !email.empty() && Lower(d.customerJson).find(email) != std::string::npos;
+    about = about || (!phone.empty() && StoredPhoneKey(d.customerJson) == phone);
     for (const auto& c : contacts) about = about || d.exportJson.find("\"" + c.id + "\"") != std::string::npos;
     if (!about || d.exportJson == kRedactedExport) continue;
     d.customerJson = "{}";
@@ -326,11 +385,8 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (!IsTopic(in.topic))
     return Invalid("topic must be app_uninstalled, customers_redact, customers_data_request or shop_redact");
-  const bool aboutCustomer =
-      in.topic == platform_topic::kCustomersRedact || in.topic == platform_topic::kCustomersDataRequest;
-  if (aboutCustomer && (!in.customerId || in.customerId->empty()) &&
-      (!in.customerEmail || in.customerEmail->empty()))
-    return Invalid("customer.id or customer.email is required");
+  if (in.topic == platform_topic::kCustomersRedact || in.topic == platform_topic::kCustomersDataRequest)
+    LC_RETURN_IF_ERROR(CheckCustomerNamed(in));
   if (in.topic == platform_topic::kCustomersDataRequest && (!in.dataRequestId || in.dataRequestId->empty()))
     return Invalid("data_request.id is required");
   const Millis now = clock_->NowMillis();
@@ -389,7 +445,8 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
         changes.Add("channelsDisconnected");
       }
     } else if (in.topic == platform_topic::kCustomersRedact) {
-      changes.Declare({"contacts", "conversations", "messages", "browsedPages", "visitorSessions", "orders"});
+      changes.Declare(
+          {"contacts", "conversations", "messages", "browsedPages", "visitorSessions", "webhookEvents", "orders"});
       LC_ASSIGN_OR_RETURN(auto contacts, MatchContacts(w, p.shopId, in));
       // Exports made for an earlier data request are copies of the same
       // personal data: they are emptied too.

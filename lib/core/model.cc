@@ -76,6 +76,25 @@ std::string MemberFullName(const Member& m) {
   return full.empty() ? m.email : full;
 }
 
+std::string PhoneKey(std::string_view phone) {
+  constexpr std::size_t kMinDigits = 7, kMaxDigits = 15;
+  std::size_t i = phone.find_first_not_of(' ');
+  const bool plus = i != std::string_view::npos && phone[i] == '+';
+  if (plus) ++i;
+  std::string digits;
+  for (; i < phone.size(); ++i) {
+    const char ch = phone[i];
+    if (ch >= '0' && ch <= '9') {
+      digits += ch;
+    } else if (ch != ' ' && ch != '-' && ch != '(' && ch != ')' && ch != '.') {
+      return "";
+    }
+  }
+  if (!plus && digits.size() > 2 && digits[0] == '0' && digits[1] == '0') digits.erase(0, 2);
+  if (digits.size() < kMinDigits || digits.size() > kMaxDigits) return "";
+  return digits;
+}
+
 bool IsKnownChannel(std::string_view c) {
   // "playground": the AI playground's test conversations (the tool server's
   // list_conversations); the store talks to its own AI agent there.

@@ -88,7 +88,8 @@ Status CheckChannelConnected(StoreReader& r, const std::string& shopId, const st
 // A message with attachments adds contentType and files (`filesJson`: the
 // entries with their URLs; the message's own when null).
 std::string MessageEventData(const Message& m, const std::string* filesJson = nullptr);
-// The customer.created event's data.
+// The customer.created event's data; of a redacted contact, the form a
+// redact rewrites undelivered events to (chat_service_privacy.cc).
 std::string CustomerCreatedData(const Customer& c);
 
 // An inbound customer message written inside an open transaction: the contact

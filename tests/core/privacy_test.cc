@@ -83,6 +83,16 @@ Casey MakeCasey(CoreFixture& f) {
   return c;
 }
 
+// A data request naming the customer by email or phone.
+void RecordDataRequest(CoreFixture& f, const std::string& id, std::optional<std::string> email,
+                       std::optional<std::string> phone = std::nullopt) {
+  PlatformRequestInput dr = Request(platform_topic::kCustomersDataRequest, "dr");
+  dr.customerEmail = std::move(email);
+  dr.customerPhone = std::move(phone);
+  dr.dataRequestId = id;
+  Must(f.service->ApplyPlatformRequest(f.sys, dr));
+}
+
 std::vector<Message> AllMessages(CoreFixture& f, const std::string& conversationId) {
   return Must(f.service->ListMessages(f.sys, conversationId, {100, std::nullopt}, std::nullopt)).items;
 }
@@ -99,7 +109,7 @@ TEST_CASE("customer redact: personal fields cleared, conversations labelled with
   CHECK(rec.outcome == "applied");
   CHECK(rec.topic == "customers_redact");
   CHECK(rec.changesJson ==
-        R"({"contacts":1,"conversations":2,"messages":2,"browsedPages":1,"visitorSessions":0,"orders":2})");
+        R"({"contacts":1,"conversations":2,"messages":2,"browsedPages":1,"visitorSessions":0,"webhookEvents":1,"orders":2})");
 
   Customer after = Must(f.service->GetCustomer(f.sys, casey.customer.id));
   CHECK(after.redactedAt == f.clock.NowMillis());
@@ -157,7 +167,7 @@ TEST_CASE("customer redact: personal fields cleared, conversations labelled with
     auto byEmail = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "casey@example.com", {}, "d2")));
     CHECK(byEmail.outcome == "applied");
     CHECK(byEmail.changesJson ==
-          R"({"contacts":0,"conversations":0,"messages":0,"browsedPages":0,"visitorSessions":0,"orders":0})");
+          R"({"contacts":0,"conversations":0,"messages":0,"browsedPages":0,"visitorSessions":0,"webhookEvents":0,"orders":0})");
   }
 }
 
@@ -177,7 +187,7 @@ TEST_CASE("customer redact by email reaches every contact with that address, and
 
   auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "twin@example.com", {}, "t1")));
   CHECK(rec.changesJson ==
-        R"({"contacts":2,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"orders":0})");
+        R"({"contacts":2,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"webhookEvents":1,"orders":0})");
   CHECK(Must(f.service->GetCustomer(f.sys, *first.customerUuid)).redactedAt.has_value());
   CHECK(Must(f.service->GetCustomer(f.sys, "cu-twin")).redactedAt.has_value());
   Customer kept = Must(f.service->GetCustomer(Principal::System(otherShop.id), *theirs.customerUuid));
@@ -198,7 +208,7 @@ TEST_CASE("customer redact ends the contact's storefront sessions and empties th
 
   auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "widget@example.com", {}, "w1")));
   CHECK(rec.changesJson ==
-        R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":1,"orders":0})");
+        R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":1,"webhookEvents":1,"orders":0})");
   auto denied = f.service->AuthenticateVisitor(f.shop.appId, start.token);
   REQUIRE_FALSE(denied.ok());
   CHECK(denied.error().code == ErrorCode::kUnauthenticated);
@@ -421,13 +431,8 @@ TEST_CASE("customer redact empties the stored exports of earlier data requests a
   CoreFixture f;
   Casey casey = MakeCasey(f);
   f.Inbound("online_store", "someone else", std::string("other@example.com"));
-  PlatformRequestInput dr = Request(platform_topic::kCustomersDataRequest, "dr");
-  dr.customerEmail = "casey@example.com";
-  dr.dataRequestId = "dr-casey";
-  Must(f.service->ApplyPlatformRequest(f.sys, dr));
-  dr.customerEmail = "other@example.com";
-  dr.dataRequestId = "dr-other";
-  Must(f.service->ApplyPlatformRequest(f.sys, dr));
+  RecordDataRequest(f, "dr-casey", "casey@example.com");
+  RecordDataRequest(f, "dr-other", "other@example.com");
   CHECK(Must(f.service->GetDataRequest(f.sys, "dr-casey")).exportJson.find(casey.customer.id) != std::string::npos);
 
   auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, std::string("casey@example.com"), {}, "r")));
@@ -437,6 +442,208 @@ TEST_CASE("customer redact empties the stored exports of earlier data requests a
   CHECK(redacted.customerJson == "{}");
   auto other = Must(f.service->GetDataRequest(f.sys, "dr-other"));
   CHECK(other.exportJson.find("other@example.com") != std::string::npos);
+}
+
+}  // namespace livechat::test
+
+namespace livechat::test {
+
+namespace {
+
+Conversation InboundByPhone(CoreFixture& f, const std::string& channel, std::optional<std::string> phone,
+                            std::optional<std::string> recipient, const std::string& text) {
+  InboundMessageInput in;
+  in.channel = channel;
+  in.customerName = "Wanda Whatsapp";
+  in.customerPhone = std::move(phone);
+  in.channelRecipient = std::move(recipient);
+  in.text = text;
+  return Must(f.service->ReceiveInbound(f.sys, in));
+}
+
+PlatformRequestInput RedactPhone(std::string phone, std::string digest) {
+  PlatformRequestInput in = Redact(std::nullopt, std::nullopt, {}, std::move(digest));
+  in.customerPhone = std::move(phone);
+  return in;
+}
+
+// customer.created as a read of the redacted contact shows it.
+std::string RedactedCreatedData(const std::string& customerId) {
+  return R"({"customerId":")" + customerId +
+         R"(","email":null,"firstName":null,"lastName":null,"phone":null,"tags":[],"ordersCount":null,"totalSpent":null})";
+}
+
+std::vector<Event> StoredEvents(CoreFixture& f, const std::string& type) {
+  std::vector<Event> out;
+  Must(f.store->Read([&](StoreReader& r) -> Status {
+    auto all = r.ListEvents(f.shop.id, 1000);
+    if (!all.ok()) return all.take_error();
+    for (auto& e : *all)
+      if (e.type == type) out.push_back(std::move(e));
+    return Status::Ok();
+  }));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("PhoneKey: digits of one number compare equal; no country is guessed; 7 to 15 digits") {
+  CHECK(PhoneKey("+1 (555) 010-0000") == "15550100000");
+  CHECK(PhoneKey("15550100000") == "15550100000");
+  CHECK(PhoneKey(" +1.555.010.0000") == "15550100000");
+  CHECK(PhoneKey("0015550100000") == "15550100000");  // 00: the international prefix
+  CHECK(PhoneKey("555-010-0000") == "5550100000");    // no country code: another number
+  CHECK(PhoneKey("1234567") == "1234567");            // 7 digits
+  CHECK(PhoneKey("123456").empty());                  // 6
+  CHECK(PhoneKey("+123456789012345") == "123456789012345");  // 15
+  CHECK(PhoneKey("+1234567890123456").empty());              // 16
+  CHECK(PhoneKey("555-CALL-NOW").empty());
+  CHECK(PhoneKey("1+5550100000").empty());
+  CHECK(PhoneKey("+1 555 010 0000 ext 12").empty());
+  CHECK(PhoneKey("").empty());
+  CHECK(PhoneKey("   ").empty());
+}
+
+TEST_CASE("customer redact by phone reaches a contact known only by its phone (WhatsApp), not another number") {
+  CoreFixture f;
+  Conversation wanda = InboundByPhone(f, "whatsapp", "+1 (555) 010-0000", std::nullopt, "Hola");
+  // Known only by its WhatsApp id: on WhatsApp that is the number.
+  Conversation byId = InboundByPhone(f, "whatsapp", std::nullopt, "15550100000", "Oi");
+  Conversation other = InboundByPhone(f, "whatsapp", "+1 (555) 010-0001", std::nullopt, "Hello");
+  // On Messenger the recipient is a page-scoped id, not a phone.
+  Conversation messenger = InboundByPhone(f, "facebook", std::nullopt, "15550100000", "Hey");
+
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, RedactPhone("15550100000", "p1")));
+  CHECK(rec.outcome == "applied");
+  CHECK(rec.changesJson ==
+        R"({"contacts":2,"conversations":2,"messages":2,"browsedPages":0,"visitorSessions":0,"webhookEvents":2,"orders":0})");
+  Customer gone = Must(f.service->GetCustomer(f.sys, *wanda.customerUuid));
+  CHECK(gone.redactedAt == f.clock.NowMillis());
+  CHECK_FALSE(gone.phone.has_value());
+  CHECK_FALSE(gone.name.has_value());
+  CHECK(Must(f.service->GetCustomer(f.sys, *byId.customerUuid)).redactedAt == f.clock.NowMillis());
+  CHECK(AllMessages(f, wanda.id)[0].senderName == "Redacted");
+  Customer kept = Must(f.service->GetCustomer(f.sys, *other.customerUuid));
+  CHECK_FALSE(kept.redactedAt.has_value());
+  CHECK(kept.phone == "+1 (555) 010-0001");
+  CHECK(kept.name == "Wanda Whatsapp");
+  CHECK_FALSE(Must(f.service->GetCustomer(f.sys, *messenger.customerUuid)).redactedAt.has_value());
+
+  SUBCASE("the same request in another format finds nothing left") {
+    auto again = Must(f.service->ApplyPlatformRequest(f.sys, RedactPhone("+1 (555) 010-0000", "p2")));
+    CHECK(again.changesJson ==
+          R"({"contacts":0,"conversations":0,"messages":0,"browsedPages":0,"visitorSessions":0,"webhookEvents":0,"orders":0})");
+  }
+  SUBCASE("a data request by phone in another format finds the contact with the other number only") {
+    PlatformRequestInput dr = Request(platform_topic::kCustomersDataRequest, "dr");
+    dr.customerPhone = "+15550100001";
+    dr.dataRequestId = "dr-phone";
+    CHECK(Must(f.service->ApplyPlatformRequest(f.sys, dr)).changesJson == R"({"dataRequests":1,"contacts":1})");
+    DataRequest d = Must(f.service->GetDataRequest(f.sys, "dr-phone"));
+    CHECK(d.exportJson.find(kept.id) != std::string::npos);
+    CHECK(d.exportJson.find(gone.id) == std::string::npos);
+  }
+}
+
+TEST_CASE("customer redact matches by every identifier the request carries; a phone that is no number") {
+  CoreFixture f;
+  Conversation byEmail = f.Inbound("online_store", "Hi", std::string("casey@example.com"));
+  Conversation byPhone = InboundByPhone(f, "whatsapp", "+44 20 7946 0000", std::nullopt, "Hello");
+  Conversation neither = InboundByPhone(f, "whatsapp", "+44 20 7946 0001", std::nullopt, "Hello");
+
+  // Alone, a phone that is no number names nobody: refused, nothing changed or recorded.
+  for (const char* junk : {"call me after 5", "123456", "+1234567890123456"}) {
+    CAPTURE(junk);
+    auto refused = f.service->ApplyPlatformRequest(f.sys, RedactPhone(junk, "j"));
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::kInvalidParams);
+    CHECK(refused.error().message ==
+          "customer.phone is not a phone number: 7 to 15 digits, optionally with a leading + and spaces, - ( ) . "
+          "between them; or send customer.id or customer.email");
+  }
+  auto nothing = f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, std::string(""), {}, "n"));
+  CHECK(nothing.error().message == "customer.id, customer.email or customer.phone is required");
+  CHECK(Must(f.service->ListPlatformRequests(f.sys, 10)).empty());
+  CHECK_FALSE(Must(f.service->GetCustomer(f.sys, *byPhone.customerUuid)).redactedAt.has_value());
+
+  // Beside an email such a phone is recorded and matches nobody.
+  Conversation dana = f.Inbound("online_store", "Hi", std::string("dana@example.com"));
+  PlatformRequestInput withJunk = Redact(std::nullopt, std::string("dana@example.com"), {}, "d");
+  withJunk.customerPhone = "call me after 5";
+  CHECK(Must(f.service->ApplyPlatformRequest(f.sys, withJunk)).changesJson ==
+        R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"webhookEvents":1,"orders":0})");
+  CHECK(Must(f.service->GetCustomer(f.sys, *dana.customerUuid)).redactedAt.has_value());
+
+  // Email and phone: the contacts of each are redacted.
+  PlatformRequestInput both = Redact(std::nullopt, std::string("casey@example.com"), {}, "b");
+  both.customerPhone = "00442079460000";
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, both));
+  CHECK(rec.changesJson ==
+        R"({"contacts":2,"conversations":2,"messages":2,"browsedPages":0,"visitorSessions":0,"webhookEvents":2,"orders":0})");
+  CHECK(Must(f.service->GetCustomer(f.sys, *byEmail.customerUuid)).redactedAt.has_value());
+  CHECK(Must(f.service->GetCustomer(f.sys, *byPhone.customerUuid)).redactedAt.has_value());
+  CHECK_FALSE(Must(f.service->GetCustomer(f.sys, *neither.customerUuid)).redactedAt.has_value());
+}
+
+TEST_CASE("customer redact rewrites the contact's stored customer.created to the redacted form, same id and type") {
+  CoreFixture f;
+  Conversation wanda = InboundByPhone(f, "whatsapp", "+1 (555) 010-0000", std::nullopt, "Hola");
+  Conversation other = InboundByPhone(f, "whatsapp", "+1 (555) 010-0001", std::nullopt, "Hello");
+  auto before = StoredEvents(f, "customer.created");
+  REQUIRE(before.size() == 2);
+  const std::string otherData = before[1].dataJson;
+  CHECK(before[0].dataJson == R"({"customerId":")" + *wanda.customerUuid +
+                                  R"(","email":null,"firstName":"Wanda","lastName":"Whatsapp",)"
+                                  R"("phone":"+1 (555) 010-0000","tags":[],"ordersCount":0,"totalSpent":0})");
+  const auto messagesBefore = StoredEvents(f, "message.created");
+  const auto conversationsBefore = StoredEvents(f, "conversation.created");
+  f.clock.Advance(1000);
+
+  Must(f.service->ApplyPlatformRequest(f.sys, RedactPhone("+15550100000", "p")));
+  auto after = StoredEvents(f, "customer.created");
+  REQUIRE(after.size() == 2);
+  CHECK(after[0].id == before[0].id);
+  CHECK(after[0].occurredAt == before[0].occurredAt);
+  CHECK_FALSE(after[0].conversationId.has_value());
+  // What a read of the redacted contact shows: personal fields null, no tags.
+  CHECK(after[0].dataJson == RedactedCreatedData(*wanda.customerUuid));
+  const std::string read = ToJson(Must(f.service->GetCustomer(f.sys, *wanda.customerUuid)));
+  for (const char* field : {R"("email":null)", R"("firstName":null)", R"("lastName":null)", R"("phone":null)",
+                            R"("tags":[])", R"("ordersCount":null)", R"("totalSpent":null)"}) {
+    CAPTURE(field);
+    CHECK(read.find(field) != std::string::npos);
+  }
+  CHECK(after[1].dataJson == otherData);  // another contact's
+  // Message and conversation events carry nothing the redact clears: as fired.
+  auto messagesAfter = StoredEvents(f, "message.created");
+  auto conversationsAfter = StoredEvents(f, "conversation.created");
+  REQUIRE(messagesAfter.size() == messagesBefore.size());
+  for (std::size_t i = 0; i < messagesAfter.size(); ++i) CHECK(messagesAfter[i].dataJson == messagesBefore[i].dataJson);
+  REQUIRE(conversationsAfter.size() == conversationsBefore.size());
+  for (std::size_t i = 0; i < conversationsAfter.size(); ++i)
+    CHECK(conversationsAfter[i].dataJson == conversationsBefore[i].dataJson);
+
+  SUBCASE("a contact deleted from the admin inbox has its event redacted too") {
+    Principal admin;
+    admin.kind = Principal::Kind::kAdminSession;
+    admin.shopId = f.shop.id;
+    admin.memberId = f.agent.id;
+    Must(f.service->DeleteCustomer(admin, *other.customerUuid));
+    CHECK(StoredEvents(f, "customer.created")[1].dataJson == RedactedCreatedData(*other.customerUuid));
+  }
+}
+
+TEST_CASE("customer redact by phone empties an earlier data request that named the phone in another format") {
+  CoreFixture f;
+  RecordDataRequest(f, "dr-nobody", std::nullopt, "+1 (555) 010-0000");
+  RecordDataRequest(f, "dr-other", std::nullopt, "+1 (555) 010-0001");
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, RedactPhone("15550100000", "r")));
+  CHECK(rec.changesJson.find(R"("dataRequests":1)") != std::string::npos);
+  auto redacted = Must(f.service->GetDataRequest(f.sys, "dr-nobody"));
+  CHECK(redacted.customerJson == "{}");
+  CHECK(redacted.exportJson == R"({"redacted":true})");
+  CHECK(Must(f.service->GetDataRequest(f.sys, "dr-other")).customerJson ==
+        R"({"id":null,"email":null,"phone":"+1 (555) 010-0001"})");
 }
 
 }  // namespace livechat::test

@@ -185,6 +185,40 @@ TEST_CASE("platform: limits, methods, bad JSON only after the signature, unknown
   CHECK(RestFixture::Must(closed.service().GetShop(closed.shop.id)).installed);
 }
 
+TEST_CASE("platform: customers-redact naming only a phone reaches the WhatsApp contact with that number") {
+  PlatformFixture f;
+  InboundMessageInput in;
+  in.channel = "whatsapp";
+  in.customerName = "Wanda Whatsapp";
+  in.customerPhone = "+1 (555) 010-0000";
+  in.text = "Hola";
+  Conversation wanda = f.Inbound(in);
+  in.customerPhone = "+1 (555) 010-0001";
+  Conversation other = f.Inbound(in);
+  auto body = [&](const std::string& phone) {
+    return R"({"shop_id":)" + JsonStr(f.shop.id) + R"(,"customer":{"id":null,"email":null,"phone":)" +
+           JsonStr(phone) + "}}";
+  };
+
+  auto junk = f.Signed("/platform/customers-redact", body("ask at the desk"));
+  CHECK(junk.status() == 400);
+  CHECK(junk.code() == "INVALID_PARAMS");
+  CHECK(junk.message().find("customer.phone is not a phone number") == 0);
+  CHECK(AuditOutcomes(f).empty());
+
+  auto ok = f.Signed("/platform/customers-redact", body("15550100000"));
+  REQUIRE(ok.status() == 200);
+  CHECK(At(At(ok.data(), "changes"), "contacts").GetInt() == 1);
+  CHECK(At(At(ok.data(), "changes"), "webhookEvents").GetInt() == 1);
+  auto customer = f.Get("/chat/customers/" + *wanda.customerUuid);
+  CHECK(At(customer.data(), "isRedacted").GetBool());
+  CHECK(At(customer.data(), "phone").IsNull());
+  CHECK(At(customer.data(), "name").IsNull());
+  auto kept = f.Get("/chat/customers/" + *other.customerUuid);
+  CHECK_FALSE(At(kept.data(), "isRedacted").GetBool());
+  CHECK(Str(At(kept.data(), "phone")) == "+1 (555) 010-0001");
+}
+
 TEST_CASE("platform: uninstall ends admin sessions and refuses login; shop redact 409 while installed, then applied") {
   PlatformFixture f;
   const std::string cookie = f.Cookie();

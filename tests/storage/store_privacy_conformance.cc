@@ -65,6 +65,83 @@ STORE_TEST("privacy: contacts by platform id, a contact's conversations (legacy 
   CHECK(Get(s, [&](StoreReader& r) { return r.GetCustomer(kShopB, "cu-1"); }).has_value());
 }
 
+STORE_TEST("privacy: contacts by phone compare PhoneKey forms; on WhatsApp the recipient is the number") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  struct Row {
+    std::string shop, id;
+    std::optional<std::string> phone, recipient;
+    std::vector<std::string> channels;
+  };
+  const std::vector<Row> rows = {
+      {kShopA, "cu-1", "+1 (555) 010-0000", std::nullopt, {}},
+      {kShopA, "cu-2", "0015550100000", std::nullopt, {}},
+      {kShopA, "cu-3", std::nullopt, "15550100000", {"online_store", "whatsapp"}},
+      {kShopA, "cu-4", std::nullopt, "15550100000", {"facebook"}},  // a page-scoped id, not a phone
+      {kShopA, "cu-5", "+1 555 010 0001", std::nullopt, {}},
+      {kShopA, "cu-6", "555-010-0000", std::nullopt, {}},  // no country code: another number
+      {kShopA, "cu-7", "call 15550100000", std::nullopt, {}},
+      {kShopB, "cu-1", "+15550100000", std::nullopt, {}},
+  };
+  Put(s, [&](StoreWriter& w) -> Status {
+    Millis at = 1767225600000;
+    for (const Row& row : rows) {
+      Customer c = MakeSparseCustomer(row.shop, row.id);
+      c.phone = row.phone;
+      c.channelRecipient = row.recipient;
+      c.channels = row.channels;
+      c.createdAt = ++at;
+      LC_RETURN_IF_ERROR(w.InsertCustomer(c));
+    }
+    return Status::Ok();
+  });
+  CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListCustomersByPhone(kShopA, "15550100000"); })) ==
+        std::vector<std::string>{"cu-1", "cu-2", "cu-3"});
+  CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListCustomersByPhone(kShopA, "15550100001"); })) ==
+        std::vector<std::string>{"cu-5"});
+  CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListCustomersByPhone(kShopA, "5550100000"); })) ==
+        std::vector<std::string>{"cu-6"});
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListCustomersByPhone(kShopA, ""); }).empty());
+  CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListCustomersByPhone(kShopB, "15550100000"); })) ==
+        std::vector<std::string>{"cu-1"});
+}
+
+STORE_TEST("privacy: a contact's events by data.customerId; the data rewritten in place, per store") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Event created{"ev-1", kShopA, "customer.created", std::nullopt, 1000,
+                R"({"customerId":"cu-1","email":"wanda@example.com","phone":"+15550100000"})"};
+  Event conversation{"ev-2", kShopA, "conversation.created", "conv-1", 1001,
+                     R"({"type":"guest","customerId":"cu-1","channel":"whatsapp"})"};
+  Event message{"ev-3", kShopA, "message.created", "conv-1", 1002, R"({"messageId":"m1","text":"cu-1"})"};
+  Event another{"ev-4", kShopA, "customer.created", std::nullopt, 1003, R"({"customerId":"cu-10"})"};
+  Event elsewhere{"ev-5", kShopB, "customer.created", std::nullopt, 1004, R"({"customerId":"cu-1"})"};
+  Event malformed{"ev-6", kShopA, "customer.created", std::nullopt, 1005, R"({"customerId":"cu-1")"};
+  Put(s, [&](StoreWriter& w) -> Status {
+    for (const auto* e : {&created, &conversation, &message, &another, &elsewhere, &malformed})
+      LC_RETURN_IF_ERROR(w.AppendEvent(*e));
+    return Status::Ok();
+  });
+  auto mine = Get(s, [&](StoreReader& r) { return r.ListEventsOfCustomer(kShopA, "cu-1"); });
+  REQUIRE(mine.size() == 2);
+  CheckSame(mine[0], created);
+  CheckSame(mine[1], conversation);
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListEventsOfCustomer(kShopA, "cu-9"); }).empty());
+
+  const std::string redacted = R"({"customerId":"cu-1","email":null,"phone":null})";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateEventData(kShopA, "ev-1", redacted); }) == true);
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateEventData(kShopA, "ev-5", redacted); }) == false);
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateEventData(kShopA, "ev-none", redacted); }) == false);
+  Event expected = created;
+  expected.dataJson = redacted;
+  auto after = Get(s, [&](StoreReader& r) { return r.GetEvent(kShopA, "ev-1"); });
+  REQUIRE(after.has_value());
+  CheckSame(*after, expected);  // id, type, conversation and time as they were
+  auto all = Get(s, [&](StoreReader& r) { return r.ListEvents(kShopA, 10); });
+  CHECK(Ids(all) == std::vector<std::string>{"ev-1", "ev-2", "ev-3", "ev-4", "ev-6"});  // the outbox order kept
+  CheckSame(*Get(s, [&](StoreReader& r) { return r.GetEvent(kShopB, "ev-5"); }), elsewhere);
+}
+
 STORE_TEST("privacy: visitor sessions of a contact, browsed pages and admin sessions deleted per store") {
   StoreFixture fx;
   Store& s = fx.store();

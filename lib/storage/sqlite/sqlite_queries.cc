@@ -694,6 +694,22 @@ Result<std::vector<Customer>> SqliteQueries::ListCustomersByEmail(const std::str
   return FetchAll<Customer>(st, ReadCustomer);
 }
 
+Result<std::vector<Customer>> SqliteQueries::ListCustomersByPhone(const std::string& shopId,
+                                                                  const std::string& phoneKey) {
+  if (phoneKey.empty()) return std::vector<Customer>();
+  // A scan of the store's contacts through livechat_phone_key (PhoneKey,
+  // registered on the connection): stored phones are free text, and a
+  // redact is rare enough not to be worth a maintained key column.
+  static const std::string sql =
+      kCustomers.Select() +
+      "WHERE shop_id = ?1 AND (livechat_phone_key(phone) = ?2 OR (livechat_phone_key(channel_recipient) = ?2 "
+      "AND EXISTS (SELECT 1 FROM json_each(channels_json) WHERE value = 'whatsapp'))) "
+      "ORDER BY created_at, rowid";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(phoneKey);
+  return FetchAll<Customer>(st, ReadCustomer);
+}
+
 Result<bool> SqliteQueries::DeleteCustomer(const std::string& shopId, const std::string& customerId) {
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM customers WHERE shop_id = ?1 AND id = ?2"));
   st.Add(shopId).Add(customerId);
@@ -1131,6 +1147,26 @@ Result<std::vector<Event>> SqliteQueries::ListEvents(const std::string& shopId, 
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(shopId).Add(limit);
   return FetchAll<Event>(st, ReadEvent);
+}
+
+Result<std::vector<Event>> SqliteQueries::ListEventsOfCustomer(const std::string& shopId,
+                                                               const std::string& customerId) {
+  // instr() skips most rows before any JSON is parsed; the CASE keeps one
+  // malformed row from failing the whole scan.
+  static const std::string sql =
+      kEvents.Select() +
+      "WHERE shop_id = ?1 AND instr(data_json, ?2) > 0 "
+      "AND CASE WHEN json_valid(data_json) THEN json_extract(data_json, '$.customerId') END = ?2 ORDER BY seq";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(customerId);
+  return FetchAll<Event>(st, ReadEvent);
+}
+
+Result<bool> SqliteQueries::UpdateEventData(const std::string& shopId, const std::string& eventId,
+                                            const std::string& dataJson) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("UPDATE events SET data_json = ?3 WHERE shop_id = ?1 AND id = ?2"));
+  st.Add(shopId).Add(eventId).Add(dataJson);
+  return RunChanged(st);
 }
 
 Status SqliteQueries::AppendEvent(const Event& e) {

@@ -130,6 +130,8 @@ class SqliteQueries final : public StoreWriter {
   Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
                                                          const std::string& shopifyId) override;
   Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override;
+  Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId, const std::string& phoneKey) override;
+  Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) override;
   Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
                                                                 const std::string& customerId) override;
   Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override;
@@ -146,6 +148,8 @@ class SqliteQueries final : public StoreWriter {
   Status InsertPlatformRequest(const PlatformRequest& r) override;
   Status InsertDataRequest(const DataRequest& d) override;
   Result<bool> UpdateDataRequest(const DataRequest& d) override;
+  Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId,
+                               const std::string& dataJson) override;
 
   // Store knowledge (sqlite_knowledge.cc).
   Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
