@@ -1,6 +1,7 @@
 // ChatService: the storefront widget's operations. A visitor session stands
 // in for a credential: every call re-reads the session in its transaction
 // and acts only on that session's contact and conversation.
+#include <algorithm>
 #include <functional>
 
 #include <fmt/format.h>
@@ -138,6 +139,21 @@ Status UpsertAttributeIn(StoreWriter& w, Random& random, const std::string& shop
     return Status::Ok();
   }
   return w.InsertAttribute(Attribute{random.Uuid(), shopId, conversationId, name, value, now, now});
+}
+
+// VisitorUpdates::view. A digest, not the fields: the widget only compares it,
+// and a field shown later joins the digest without a new query parameter.
+std::string VisitorView(const VisitorUpdates& u) {
+  std::string shown;
+  if (u.conversation) {
+    const Conversation& c = *u.conversation;
+    shown = fmt::format("{}|{}|{}|{}", c.id, c.status, c.isChatBot ? 1 : 0, c.memberId ? 1 : 0);
+  }
+  std::vector<std::string> typing;
+  for (const auto& t : u.typing) typing.push_back(t.memberId);
+  std::sort(typing.begin(), typing.end());
+  for (const auto& id : typing) shown += "|" + id;
+  return Sha256Hex(shown).substr(0, 16);
 }
 
 }  // namespace
@@ -564,7 +580,9 @@ Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::in
     out.conversation = std::move(*conv);
     return out;
   });
-  if (updates.ok()) AddFileUrls(updates->messages);
+  if (!updates.ok()) return updates;
+  AddFileUrls(updates->messages);
+  updates->view = VisitorView(*updates);
   return updates;
 }
 

@@ -220,8 +220,7 @@ struct StorefrontApi::Impl {
     upload.bytes = req.body;
     auto m = service.VisitorSendFile(*s, upload, caption);
     if (!m.ok()) return Fail(m.error(), origin);
-    Notify(WaitKey(*s));
-    Notify(m->conversationId);
+    Notify(WaitKey(*s));  // the same visitor's other tabs, before the conversation exists
     return Json(201, Data(fmt::format("{{\"seq\":{},\"message\":{}}}", m->seq, ToJson(*m, JsonView::kList))), origin);
   }
 
@@ -376,7 +375,13 @@ struct StorefrontApi::Impl {
     if (!s.ok()) return Fail(s.error(), origin);
     std::int64_t after = 0;
     Millis wait = 0;
-    bool typingShown = t.Query("typing").value_or("0") == "1";
+    // What the widget shows: `view` from its last answer. Without it, what
+    // this poll reads first, and the agent typing that `typing` says.
+    std::optional<std::string> shown = t.Query("view");
+    if (shown && !IsView(*shown))
+      return Fail(Invalid("view must be the view of an earlier answer (16 hex characters)"), origin);
+    const bool viewGiven = shown.has_value();
+    const bool typingShown = t.Query("typing").value_or("0") == "1";
     if (auto v = t.Query("after")) {
       auto parsed = ParseInt(*v);
       if (!parsed || *parsed < 0) return Fail(Invalid("after must be a whole number of 0 or more"), origin);
@@ -427,8 +432,10 @@ struct StorefrontApi::Impl {
       }
       auto u = service.VisitorPoll(*s, after);
       if (!u.ok()) return Fail(u.error(), origin);
-      const bool agentTyping = !u->typing.empty();
-      if (!slot || !u->messages.empty() || agentTyping != typingShown || std::chrono::steady_clock::now() >= deadline)
+      if (!shown) shown = u->view;
+      const bool changed = !u->messages.empty() || u->view != *shown ||
+                           (!viewGiven && u->typing.empty() == typingShown);
+      if (!slot || changed || std::chrono::steady_clock::now() >= deadline)
         return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
       std::unique_lock<std::mutex> lock(mu);
       const auto until = std::min(deadline, std::chrono::steady_clock::now() +
@@ -441,6 +448,12 @@ struct StorefrontApi::Impl {
   // What a waiting poll listens to: its conversation, or its session before one exists.
   static std::string WaitKey(const VisitorSession& s) {
     return s.conversationId ? *s.conversationId : "session:" + s.id;
+  }
+
+  static bool IsView(const std::string& v) {
+    return v.size() == 16 && std::all_of(v.begin(), v.end(), [](char ch) {
+             return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+           });
   }
 
   static std::optional<std::int64_t> ParseInt(const std::string& v) {
@@ -479,6 +492,8 @@ struct StorefrontApi::Impl {
     } else {
       out += "null";
     }
+    out += ",\"view\":";
+    AppendJsonString(out, u.view);
     out += fmt::format(",\"cursor\":{}", cursor);
     if (capped) out += fmt::format(",\"retryAfterMs\":{}", options.retryAfterMillis);
     out += "}";

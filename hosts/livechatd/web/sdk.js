@@ -391,7 +391,7 @@
 
   var state = {
     session: null, open: false, visible: true, launcherVisible: true, cursor: 0, seen: {}, unread: 0,
-    conversationId: null, status: null, assigned: false, agentTyping: false, lastAgentAt: 0,
+    conversationId: null, status: null, assigned: false, agentTyping: false, lastAgentAt: 0, view: null,
     prechat: prechatFields.length ? 'pending' : 'none', prechatPrefill: {},
     product: null, cart: null, order: null, locale: null, user: {}, polling: false, pollGen: 0
   };
@@ -460,6 +460,7 @@
   function adopt(session) {
     state.session = { sessionId: session.sessionId, token: session.token };
     state.cursor = 0;
+    state.view = null;
     state.seen = {};
     state.conversationId = null;
     state.status = null;
@@ -504,7 +505,9 @@
 
   function poll(gen) {
     if (gen !== state.pollGen || !state.session) return;
-    var q = '/storefront/updates?after=' + state.cursor + '&wait=25&typing=' + (state.agentTyping ? 1 : 0);
+    // `view`: what the last answer showed, so a change made between two polls answers at once.
+    var q = '/storefront/updates?after=' + state.cursor + '&wait=25' +
+            (state.view ? '&view=' + state.view : '&typing=' + (state.agentTyping ? 1 : 0));
     request('GET', q).then(function (r) {
       if (gen !== state.pollGen) return;
       if (r.status === 401) { state.session = null; chain = chain.then(ensureSession).then(restartPolling); return; }
@@ -523,6 +526,7 @@
   function applyUpdates(d) {
     for (var i = 0; i < d.messages.length; i++) addMessage(d.messages[i].message, false);
     state.cursor = Math.max(state.cursor, d.cursor);
+    state.view = d.view;
     var typing = d.typing.length > 0;
     if (typing !== state.agentTyping) {
       state.agentTyping = typing;

@@ -9,6 +9,8 @@
 //     GET /chat/conversations and its messages
 //   - an agent reply through POST .../messages shows in the widget and fires
 //     the SDK's message:received event
+//   - resolve, reopen and assign through the REST API fire conversation:resolved,
+//     conversation:reopened and conversation:assigned within 2 s
 //   - identify lands on the customer record; page views in browsed-pages
 //   - a screenshot of the open widget is kept (LIVECHAT_ARTIFACT_DIR)
 //
@@ -216,6 +218,34 @@ test('an agent reply through POST .../messages shows in the widget and fires mes
   const shot = join(artifacts, 'storefront-widget-open.png');
   await page.screenshot({ path: shot });
   assert.ok(readFileSync(shot).length > 10000);
+});
+
+test('resolve, reopen and assign through the REST API reach $livechat.on handlers within 2 s', async () => {
+  const convId = await page.evaluate(() => LiveChat.get('conversation:id'));
+  assert.ok(convId);
+  await page.evaluate(() => {
+    window.__state = [];
+    for (const name of ['conversation:resolved', 'conversation:reopened', 'conversation:assigned'])
+      LiveChat.on(name, (payload) => window.__state.push({ name, payload, at: Date.now() }));
+  });
+  const member = (await api('GET', '/chat/members')).body.data.find((m) => m.active);
+  // The demo store assigns new conversations; the widget has seen the
+  // unassign by the time it reports the resolve that follows it.
+  assert.equal((await api('POST', `/chat/conversations/${convId}/assign`, { memberId: null })).status, 200);
+  const steps = [
+    ['conversation:resolved', () => api('POST', `/chat/conversations/${convId}/state`, { status: 'resolved' })],
+    ['conversation:reopened', () => api('POST', `/chat/conversations/${convId}/state`, { status: 'open' })],
+    ['conversation:assigned', () => api('POST', `/chat/conversations/${convId}/assign`, { memberId: member.id })],
+  ];
+  for (const [name, change] of steps) {
+    const sentAt = Date.now();
+    assert.equal((await change()).status, 200);
+    const seen = await eventually(() => page.evaluate((n) => window.__state.find((e) => e.name === n), name), name, 5000);
+    assert.deepEqual(seen.payload, { conversationId: convId });
+    assert.ok(Date.now() - sentAt < 2000, `${name} took ${Date.now() - sentAt} ms`);
+  }
+  assert.deepEqual((await page.evaluate(() => window.__state)).map((e) => e.name), steps.map((s) => s[0]));
+  assert.equal(await page.evaluate(() => LiveChat.is('conversation:active')), true);
 });
 
 test('identify lands on the customer record', async () => {
