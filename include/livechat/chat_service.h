@@ -590,8 +590,15 @@ class ChatService {
   // visitor's calls act only on its own session's contact and conversation.
   // Unknown App ID: NOT_FOUND. At most limits().visitorSessionsPerIp new
   // sessions per rate window from one `sourceIp` (RATE_LIMITED): the widget
-  // API has no credential, and sessions are rows that stay.
+  // API has no credential, and sessions are rows that stay. Only sessions
+  // created count: a refused call (no or unknown App ID, the window full)
+  // does not.
   Result<VisitorStart> StartVisitorSession(const std::string& appId, const std::string& sourceIp);
+  // logout / session:reset: ends the session and starts a new one of its
+  // store in one transaction, counted in the same window as
+  // StartVisitorSession. Refused (the window full, the session already
+  // ended): nothing changes, the old token keeps working.
+  Result<VisitorStart> RenewVisitorSession(const VisitorSession& s, const std::string& sourceIp);
   // Missing token: UNAUTHENTICATED; unknown, ended, or another store's:
   // UNAUTHENTICATED. Touches lastSeenAt at most once a minute.
   Result<VisitorSession> AuthenticateVisitor(const std::string& appId, const std::string& token);

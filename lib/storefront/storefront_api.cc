@@ -59,6 +59,11 @@ std::optional<std::string> OptStr(const Value& obj, const char* key) {
   return std::nullopt;
 }
 
+template <typename T>
+Status Outcome(const Result<T>& r) {
+  return r.ok() ? Status::Ok() : Status(r.error());
+}
+
 // The identity fields of a pre-chat form; the others become conversation attributes.
 bool IsIdentityField(std::string_view name) { return name == "name" || name == "email" || name == "phone"; }
 
@@ -215,11 +220,13 @@ struct StorefrontApi::Impl {
     std::string args = "[";
     AppendJsonString(args, caption && !caption->empty() ? *caption : upload.name.empty() ? "file" : upload.name);
     args += "]";
-    Status verdict = validator.Validate(s->id, "message:send", args);
-    if (!verdict.ok()) return Fail(verdict.error(), origin);
     upload.bytes = req.body;
-    auto m = service.VisitorSendFile(*s, upload, caption);
-    if (!m.ok()) return Fail(m.error(), origin);
+    Result<Message> m = MakeError(ErrorCode::kInternal, "the attachment was not sent");
+    Status verdict = validator.Apply(s->id, "message:send", args, [&]() -> Status {
+      m = service.VisitorSendFile(*s, upload, caption);
+      return Outcome(m);
+    });
+    if (!verdict.ok()) return Fail(verdict.error(), origin);
     Notify(WaitKey(*s));  // the same visitor's other tabs, before the conversation exists
     return Json(201, Data(fmt::format("{{\"seq\":{},\"message\":{}}}", m->seq, ToJson(*m, JsonView::kList))), origin);
   }
@@ -255,13 +262,16 @@ struct StorefrontApi::Impl {
       if (!b["args"].IsArray()) return Fail(Invalid(command + ": args must be an array"), origin);
       argsJson = Compact(b["args"]);
     }
-    // The one gate: a rejected command is a 4xx with the warning and changes nothing.
-    Status verdict = validator.Validate(s->id, command, argsJson);
+    // The one gate: a rejected command is a 4xx with the warning and changes
+    // nothing, and counts against no window (nor does one the service refuses).
+    Result<std::string> out = std::string();
+    Status verdict = validator.Apply(s->id, command, argsJson, [&]() -> Status {
+      rapidjson::Document args;
+      args.Parse(argsJson.c_str(), argsJson.size());
+      out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
+      return Outcome(out);
+    });
     if (!verdict.ok()) return Fail(verdict.error(), origin);
-    rapidjson::Document args;
-    args.Parse(argsJson.c_str(), argsJson.size());
-    auto out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
-    if (!out.ok()) return Fail(out.error(), origin);
     Notify(WaitKey(*s));  // the same visitor's other tabs
     return Json(200, Data(*out), origin);
   }
@@ -305,8 +315,7 @@ struct StorefrontApi::Impl {
       return done(Status::Ok(), extra);
     }
     if (command == "logout" || command == "session:reset") {
-      LC_RETURN_IF_ERROR(service.EndVisitorSession(s));
-      auto fresh = service.StartVisitorSession(AppIdOf(s), peer);
+      auto fresh = service.RenewVisitorSession(s, peer);
       if (!fresh.ok()) return fresh.take_error();
       return done(Status::Ok(), ",\"session\":" + SessionJson(*fresh));
     }
@@ -363,11 +372,6 @@ struct StorefrontApi::Impl {
     }
     if (!rest.empty()) LC_RETURN_IF_ERROR(service.VisitorSetConversationAttributes(s, rest));
     return done(service.VisitorSetState(s, "prechat", "{\"submitted\":true}"));
-  }
-
-  std::string AppIdOf(const VisitorSession& s) {
-    auto shop = service.GetShop(s.shopId);
-    return shop.ok() ? shop->appId : std::string();
   }
 
   HttpResponse Updates(const HttpRequest& req, const ParsedTarget& t, const std::string& origin) {

@@ -129,6 +129,27 @@ test('the shared vectors get the same verdicts in the page as in C++', async () 
   assert.ok(vectors.vectors.length > 200);
 });
 
+test('a call the server refused gives its place in the page window back, as CommandValidator::Apply', async () => {
+  const verdicts = await page.evaluate(() => {
+    let now = 1767225600000;
+    const start = now;
+    const validate = window.LiveChatRules.createLimiter(() => now);
+    const out = [];
+    for (let i = 0; i < 15; i++) out.push(validate('s', 'message:send', ['x']));
+    out.push(validate('s', 'message:send', ['x']));  // the 16th: refused
+    validate.refund('s', 'message:send', now);         // one of the 15 was refused by the server
+    out.push(validate('s', 'message:send', ['x']));  // so one more fits
+    out.push(validate('s', 'message:send', ['x']));
+    now += 60000;
+    out.push(validate('s', 'message:send', ['x']));  // a new window
+    validate.refund('s', 'message:send', start);       // a call of the closed window: nothing back
+    for (let i = 0; i < 14; i++) out.push(validate('s', 'message:send', ['x']));
+    out.push(validate('s', 'message:send', ['x']));
+    return out.map((w) => (w === null ? 'ok' : w.includes('rate limit of 15') ? '429' : w));
+  });
+  assert.deepEqual(verdicts, [...Array(15).fill('ok'), '429', 'ok', '429', ...Array(15).fill('ok'), '429']);
+});
+
 test('every rejected vector pushed for real: one console warning each, no exception, nothing sent', async () => {
   const rejected = vectors.vectors.filter((t) => t.verdict === 'reject');
   const before = warnings.length;
