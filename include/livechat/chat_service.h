@@ -335,6 +335,11 @@ struct VisitorUpdates {
   std::vector<Message> messages;     // seq > afterSeq, notes excluded, send order
   std::vector<TypingState> typing;   // agents' rows with active true
   std::optional<Conversation> conversation;
+  // Everything the widget shows besides the messages, as 16 hex characters:
+  // whether there is a conversation, its status, its bot flag, whether it is
+  // assigned, and which agents type. Two polls with the same view show the
+  // same; a waiting poll compares it with the one the widget last got.
+  std::string view;
 };
 
 class ChatService {
@@ -346,7 +351,9 @@ class ChatService {
 
   const Limits& limits() const { return options_.limits; }
   Clock& clock() const { return *clock_; }
-  Store& store() const { return *options_.store; }
+  // Every write through it tells the conversation observer which
+  // conversations it changed (SetConversationObserver).
+  Store& store() const { return *store_; }
 
   // ---- Authentication ----
   // Empty key: UNAUTHENTICATED. Malformed, unknown, revoked, or not yet
@@ -600,8 +607,15 @@ class ChatService {
   // visitor's calls act only on its own session's contact and conversation.
   // Unknown App ID: NOT_FOUND. At most limits().visitorSessionsPerIp new
   // sessions per rate window from one `sourceIp` (RATE_LIMITED): the widget
-  // API has no credential, and sessions are rows that stay.
+  // API has no credential, and sessions are rows that stay. Only sessions
+  // created count: a refused call (no or unknown App ID, the window full)
+  // does not.
   Result<VisitorStart> StartVisitorSession(const std::string& appId, const std::string& sourceIp);
+  // logout / session:reset: ends the session and starts a new one of its
+  // store in one transaction, counted in the same window as
+  // StartVisitorSession. Refused (the window full, the session already
+  // ended): nothing changes, the old token keeps working.
+  Result<VisitorStart> RenewVisitorSession(const VisitorSession& s, const std::string& sourceIp);
   // Missing token: UNAUTHENTICATED; unknown, ended, or another store's:
   // UNAUTHENTICATED. Touches lastSeenAt at most once a minute.
   Result<VisitorSession> AuthenticateVisitor(const std::string& appId, const std::string& token);
@@ -641,14 +655,16 @@ class ChatService {
   // Appends to the session state's array `key`, keeping the newest `keep`.
   Status VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson, int keep);
   Result<VisitorUpdates> VisitorPoll(const VisitorSession& s, std::int64_t afterSeq);
-  // Called with a conversation's id after a commit a waiting widget must see
-  // (a message, typing, state, assignment), so waiters wake at once instead
-  // of polling. One observer (the storefront); null clears it. Must be cheap
+  // Called with a conversation's id after every commit that wrote its row,
+  // its messages or its typing (whatever the operation: the store records
+  // those writes itself), so a waiting widget re-reads at once instead of
+  // polling. One observer (the storefront); null clears it. Must be cheap
   // and thread-safe; it runs on the writer's thread.
   void SetConversationObserver(std::function<void(const std::string& conversationId)> observer);
 
  private:
   ServiceOptions options_;
+  std::unique_ptr<Store> store_;  // options_.store, observed
   Clock* clock_;
   Random* random_;
   ChannelSender* sender_;

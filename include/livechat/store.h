@@ -10,6 +10,7 @@
 // uncommitted writes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -341,16 +342,33 @@ class StoreWriter : public StoreReader {
   virtual Status InsertCustomer(const Customer& c) = 0;
   virtual Result<bool> UpdateCustomer(const Customer& c) = 0;
 
+  // The writes of what a conversation's customer sees (its row, its
+  // messages, its typing) are not virtual: each records the conversation in
+  // writtenConversations() and then calls the backend's Do* method, so no
+  // write of them can leave the long-poll waiters asleep.
+  //
   // Assigns c.pgConvoId when c.inNewDatastore and it is unset. Tags are written too.
-  virtual Status InsertConversation(Conversation& c) = 0;
+  Status InsertConversation(Conversation& c) {
+    Wrote(c.id);
+    return DoInsertConversation(c);
+  }
   // Writes every column except tags (see ReplaceConversationTags).
-  virtual Result<bool> UpdateConversation(const Conversation& c) = 0;
+  Result<bool> UpdateConversation(const Conversation& c) {
+    Wrote(c.id);
+    return DoUpdateConversation(c);
+  }
   virtual Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
                                          const std::vector<std::string>& tags) = 0;
 
   // Assigns m.seq.
-  virtual Status InsertMessage(Message& m) = 0;
-  virtual Result<bool> UpdateMessage(const Message& m) = 0;
+  Status InsertMessage(Message& m) {
+    Wrote(m.conversationId);
+    return DoInsertMessage(m);
+  }
+  Result<bool> UpdateMessage(const Message& m) {
+    Wrote(m.conversationId);
+    return DoUpdateMessage(m);
+  }
 
   virtual Status InsertNote(const Note& n) = 0;
   virtual Result<bool> UpdateNote(const Note& n) = 0;
@@ -366,7 +384,10 @@ class StoreWriter : public StoreReader {
                                    int keep) = 0;
 
   virtual Status PutSummary(const std::string& shopId, const Summary& s) = 0;
-  virtual Status PutTyping(const std::string& shopId, const TypingState& t) = 0;
+  Status PutTyping(const std::string& shopId, const TypingState& t) {
+    Wrote(t.conversationId);
+    return DoPutTyping(shopId, t);
+  }
 
   virtual Status InsertSession(const AdminSession& s) = 0;
   virtual Status DeleteSession(const std::string& tokenHash) = 0;
@@ -492,6 +513,28 @@ class StoreWriter : public StoreReader {
     (void)shopId, (void)eventId, (void)dataJson;
     return NotKept();
   }
+
+  // The ids (Conversation::id) of the conversations this writer wrote
+  // through the methods above, each once, in first-write order. Whoever runs
+  // the transaction tells their observers after it commits
+  // (ChatService::SetConversationObserver).
+  const std::vector<std::string>& writtenConversations() const { return written_; }
+
+ protected:
+  virtual Status DoInsertConversation(Conversation& c) = 0;
+  virtual Result<bool> DoUpdateConversation(const Conversation& c) = 0;
+  virtual Status DoInsertMessage(Message& m) = 0;
+  virtual Result<bool> DoUpdateMessage(const Message& m) = 0;
+  virtual Status DoPutTyping(const std::string& shopId, const TypingState& t) = 0;
+
+ private:
+  void Wrote(const std::string& conversationId) {
+    // A transaction writes few conversations, usually one many times.
+    if (!written_.empty() && written_.back() == conversationId) return;
+    if (std::find(written_.begin(), written_.end(), conversationId) != written_.end()) return;
+    written_.push_back(conversationId);
+  }
+  std::vector<std::string> written_;
 };
 
 // Thread-safe.

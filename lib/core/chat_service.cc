@@ -10,6 +10,7 @@
 #include "core/crypto.h"
 #include "core/cursor.h"
 #include "core/login_throttle.h"
+#include "core/observed_store.h"
 #include "core/rate_limiter.h"
 #include "core/service_internal.h"
 #include "core/text.h"
@@ -20,6 +21,9 @@ using namespace internal;
 
 ChatService::ChatService(ServiceOptions options)
     : options_(std::move(options)),
+      store_(options_.store ? std::make_unique<ObservedStore>(
+                                  *options_.store, [this](const std::string& id) { NotifyConversationChanged(id); })
+                            : nullptr),
       clock_(options_.clock ? options_.clock : Clock::Default()),
       random_(options_.random ? options_.random : Random::Default()),
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
@@ -338,7 +342,6 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
   });
   if (out.ok()) {
     NotifyEventsQueued();
-    NotifyConversationChanged(out->id);
     if (summaryQueued && options_.onSummaryQueued) options_.onSummaryQueued();
   }
   return out;
@@ -362,10 +365,7 @@ Result<Conversation> ChatService::Assign(const Principal& p, const std::string& 
     LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });
-  if (out.ok()) {
-    NotifyEventsQueued();
-    NotifyConversationChanged(out->id);
-  }
+  if (out.ok()) NotifyEventsQueued();
   return out;
 }
 
@@ -390,15 +390,13 @@ Result<TypingState> ChatService::SetTyping(const Principal& p, const std::string
   if (!who && p.memberId) who = p.memberId;  // an inbox session types as itself
   if (!active) return Invalid("active is required: true while typing, false when typing stops");
   const Millis now = clock_->NowMillis();
-  auto out = WriteValue<TypingState>(store(), [&](StoreWriter& w) -> Result<TypingState> {
+  return WriteValue<TypingState>(store(), [&](StoreWriter& w) -> Result<TypingState> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto m, LoadActiveMember(w, p.shopId, who, "memberId"));
     TypingState t{c.id, m.id, *active, now};
     LC_RETURN_IF_ERROR(w.PutTyping(p.shopId, t));
     return t;
   });
-  if (out.ok()) NotifyConversationChanged(out->conversationId);
-  return out;
 }
 
 // ---------------------------------------------------------------- customers and members

@@ -184,7 +184,6 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
   }));
 
   NotifyEventsQueued();
-  NotifyConversationChanged(sent.conversation.id);
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
   if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store" &&

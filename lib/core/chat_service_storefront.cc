@@ -1,6 +1,7 @@
 // ChatService: the storefront widget's operations. A visitor session stands
 // in for a credential: every call re-reads the session in its transaction
 // and acts only on that session's contact and conversation.
+#include <algorithm>
 #include <functional>
 
 #include <fmt/format.h>
@@ -140,6 +141,21 @@ Status UpsertAttributeIn(StoreWriter& w, Random& random, const std::string& shop
   return w.InsertAttribute(Attribute{random.Uuid(), shopId, conversationId, name, value, now, now});
 }
 
+// VisitorUpdates::view. A digest, not the fields: the widget only compares it,
+// and a field shown later joins the digest without a new query parameter.
+std::string VisitorView(const VisitorUpdates& u) {
+  std::string shown;
+  if (u.conversation) {
+    const Conversation& c = *u.conversation;
+    shown = fmt::format("{}|{}|{}|{}", c.id, c.status, c.isChatBot ? 1 : 0, c.memberId ? 1 : 0);
+  }
+  std::vector<std::string> typing;
+  for (const auto& t : u.typing) typing.push_back(t.memberId);
+  std::sort(typing.begin(), typing.end());
+  for (const auto& id : typing) shown += "|" + id;
+  return Sha256Hex(shown).substr(0, 16);
+}
+
 }  // namespace
 
 // The storefront's write path: reload the session, run fn, save the session.
@@ -159,26 +175,68 @@ class StorefrontTx {
   }
 };
 
-Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
-  if (appId.empty()) return MakeError(ErrorCode::kUnauthenticated, "the store's App ID is required (X-App-Id)");
-  auto window = limiter_->Hit("visitor-start:" + sourceIp, limits().visitorSessionsPerIp);
+namespace {
+
+// A new session of `shopId` inside an open transaction.
+Result<VisitorStart> InsertVisitorSession(StoreWriter& w, Random& random, const std::string& shopId, Millis now) {
+  VisitorStart out;
+  out.token = "vs_" + random.Hex(24);
+  out.session.id = random.Uuid();
+  out.session.shopId = shopId;
+  out.session.tokenHash = Sha256Hex(out.token);
+  out.session.createdAt = now;
+  out.session.lastSeenAt = now;
+  LC_RETURN_IF_ERROR(w.InsertVisitorSession(out.session));
+  return out;
+}
+
+// Runs `start` in the window of new sessions from `sourceIp`; only a session
+// that was created counts (a refusal of any kind gives its place back).
+Result<VisitorStart> WithinSessionWindow(RateLimiter& limiter, const std::string& sourceIp, int limit,
+                                         const std::function<Result<VisitorStart>()>& start) {
+  const std::string key = "visitor-start:" + sourceIp;
+  auto window = limiter.Take(key, limit);
   if (!window.allowed)
     return MakeError(ErrorCode::kRateLimited,
                      fmt::format("too many new chat sessions from this address; try again in {} s",
                                  (window.resetInMillis + 999) / 1000));
+  auto out = start();
+  if (!out.ok()) limiter.Return(key, window.at);
+  return out;
+}
+
+Result<Shop> InstalledShop(const std::optional<Shop>& shop) {
+  if (!shop || !shop->installed) return NotFound("store");
+  return *shop;
+}
+
+}  // namespace
+
+Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
+  if (appId.empty()) return MakeError(ErrorCode::kUnauthenticated, "the store's App ID is required (X-App-Id)");
   const Millis now = clock_->NowMillis();
-  return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
-    LC_ASSIGN_OR_RETURN(auto shop, w.GetShopByAppId(appId));
-    if (!shop || !shop->installed) return NotFound("store");
-    VisitorStart out;
-    out.token = "vs_" + random_->Hex(24);
-    out.session.id = random_->Uuid();
-    out.session.shopId = shop->id;
-    out.session.tokenHash = Sha256Hex(out.token);
-    out.session.createdAt = now;
-    out.session.lastSeenAt = now;
-    LC_RETURN_IF_ERROR(w.InsertVisitorSession(out.session));
-    return out;
+  return WithinSessionWindow(*limiter_, sourceIp, limits().visitorSessionsPerIp, [&] {
+    return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
+      LC_ASSIGN_OR_RETURN(auto found, w.GetShopByAppId(appId));
+      LC_ASSIGN_OR_RETURN(Shop shop, InstalledShop(found));
+      return InsertVisitorSession(w, *random_, shop.id, now);
+    });
+  });
+}
+
+Result<VisitorStart> ChatService::RenewVisitorSession(const VisitorSession& s, const std::string& sourceIp) {
+  const Millis now = clock_->NowMillis();
+  return WithinSessionWindow(*limiter_, sourceIp, limits().visitorSessionsPerIp, [&] {
+    return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
+      LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(w, s));
+      LC_ASSIGN_OR_RETURN(auto found, w.GetShop(cur.shopId));
+      LC_ASSIGN_OR_RETURN(Shop shop, InstalledShop(found));
+      cur.endedAt = now;
+      cur.lastSeenAt = now;
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateVisitorSession(cur));
+      if (!ok) return Unauthenticated();
+      return InsertVisitorSession(w, *random_, shop.id, now);
+    });
   });
 }
 
@@ -564,7 +622,9 @@ Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::in
     out.conversation = std::move(*conv);
     return out;
   });
-  if (updates.ok()) AddFileUrls(updates->messages);
+  if (!updates.ok()) return updates;
+  AddFileUrls(updates->messages);
+  updates->view = VisitorView(*updates);
   return updates;
 }
 

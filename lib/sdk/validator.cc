@@ -66,28 +66,47 @@ Status CommandValidator::CheckArguments(std::string_view command, std::string_vi
 }
 
 Status CommandValidator::Validate(std::string_view sessionId, std::string_view command, std::string_view argsJson) {
+  return Apply(sessionId, command, argsJson, nullptr);
+}
+
+Status CommandValidator::Apply(std::string_view sessionId, std::string_view command, std::string_view argsJson,
+                               const std::function<Status()>& apply) {
   LC_RETURN_IF_ERROR(CheckArguments(command, argsJson));
   const bool isMessage = command == "message:send";
-  if (!isMessage && command != "typing:set") return Status::Ok();
+  if (!isMessage && command != "typing:set") return apply ? apply() : Status::Ok();
 
   const std::int64_t now = clock_.MonotonicMillis();
   const std::int64_t window = limits_.windowMillis;
-  std::lock_guard<std::mutex> lock(windows_->mu);
-  if (now - windows_->lastSweep >= window) windows_->SweepLocked(now, window);
-  Windows::Session& s = windows_->sessions[std::string(sessionId)];
-  Windows::Window& w = isMessage ? s.messages : s.typing;
-  const int limit = isMessage ? limits_.messagesPerWindow : limits_.typingPerWindow;
-  if (w.count == 0 || now - w.start >= window) w = Windows::Window{now, 0};
-  if (w.count >= limit) {
-    // A refused call is not counted: it cannot extend or fill the window.
-    const std::int64_t retrySeconds = (w.start + window - now + 999) / 1000;
-    return MakeError(ErrorCode::kRateLimited,
-                     fmt::format("{}: rate limit of {} {} per {} reached; try again in {} s", command, limit,
-                                 isMessage ? "messages" : "typing calls",
-                                 window == 60'000 ? std::string("minute") : fmt::format("{} ms", window), retrySeconds));
+  {
+    std::lock_guard<std::mutex> lock(windows_->mu);
+    if (now - windows_->lastSweep >= window) windows_->SweepLocked(now, window);
+    Windows::Session& s = windows_->sessions[std::string(sessionId)];
+    Windows::Window& w = isMessage ? s.messages : s.typing;
+    const int limit = isMessage ? limits_.messagesPerWindow : limits_.typingPerWindow;
+    if (w.count == 0 || now - w.start >= window) w = Windows::Window{now, 0};
+    if (w.count >= limit) {
+      // A refused call is not counted: it cannot extend or fill the window.
+      const std::int64_t retrySeconds = (w.start + window - now + 999) / 1000;
+      return MakeError(ErrorCode::kRateLimited,
+                       fmt::format("{}: rate limit of {} {} per {} reached; try again in {} s", command, limit,
+                                   isMessage ? "messages" : "typing calls",
+                                   window == 60'000 ? std::string("minute") : fmt::format("{} ms", window),
+                                   retrySeconds));
+    }
+    ++w.count;
   }
-  ++w.count;
-  return Status::Ok();
+  if (!apply) return Status::Ok();
+  Status applied = apply();
+  if (applied.ok()) return applied;
+  // Refused after all: give the place back, unless its window has closed
+  // meanwhile (a later window started after this call was counted).
+  std::lock_guard<std::mutex> lock(windows_->mu);
+  auto it = windows_->sessions.find(std::string(sessionId));
+  if (it != windows_->sessions.end()) {
+    Windows::Window& w = isMessage ? it->second.messages : it->second.typing;
+    if (w.count > 0 && w.start <= now && now - w.start < window) --w.count;
+  }
+  return applied;
 }
 
 }  // namespace livechat::sdk

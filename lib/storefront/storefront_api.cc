@@ -59,6 +59,11 @@ std::optional<std::string> OptStr(const Value& obj, const char* key) {
   return std::nullopt;
 }
 
+template <typename T>
+Status Outcome(const Result<T>& r) {
+  return r.ok() ? Status::Ok() : Status(r.error());
+}
+
 // The identity fields of a pre-chat form; the others become conversation attributes.
 bool IsIdentityField(std::string_view name) { return name == "name" || name == "email" || name == "phone"; }
 
@@ -227,13 +232,14 @@ struct StorefrontApi::Impl {
     std::string args = "[";
     AppendJsonString(args, caption && !caption->empty() ? *caption : upload.name.empty() ? "file" : upload.name);
     args += "]";
-    Status verdict = validator.Validate(s->id, "message:send", args);
-    if (!verdict.ok()) return Fail(verdict.error(), origin);
     upload.bytes = req.body;
-    auto m = service.VisitorSendFile(*s, upload, caption);
-    if (!m.ok()) return Fail(m.error(), origin);
-    Notify(WaitKey(*s));
-    Notify(m->conversationId);
+    Result<Message> m = MakeError(ErrorCode::kInternal, "the attachment was not sent");
+    Status verdict = validator.Apply(s->id, "message:send", args, [&]() -> Status {
+      m = service.VisitorSendFile(*s, upload, caption);
+      return Outcome(m);
+    });
+    if (!verdict.ok()) return Fail(verdict.error(), origin);
+    Notify(WaitKey(*s));  // the same visitor's other tabs, before the conversation exists
     return Json(201, Data(fmt::format("{{\"seq\":{},\"message\":{}}}", m->seq, ToJson(*m, JsonView::kList))), origin);
   }
 
@@ -268,13 +274,16 @@ struct StorefrontApi::Impl {
       if (!b["args"].IsArray()) return Fail(Invalid(command + ": args must be an array"), origin);
       argsJson = Compact(b["args"]);
     }
-    // The one gate: a rejected command is a 4xx with the warning and changes nothing.
-    Status verdict = validator.Validate(s->id, command, argsJson);
+    // The one gate: a rejected command is a 4xx with the warning and changes
+    // nothing, and counts against no window (nor does one the service refuses).
+    Result<std::string> out = std::string();
+    Status verdict = validator.Apply(s->id, command, argsJson, [&]() -> Status {
+      rapidjson::Document args;
+      args.Parse(argsJson.c_str(), argsJson.size());
+      out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
+      return Outcome(out);
+    });
     if (!verdict.ok()) return Fail(verdict.error(), origin);
-    rapidjson::Document args;
-    args.Parse(argsJson.c_str(), argsJson.size());
-    auto out = Run(*s, command, args, ClientIp(req, options.trustedProxies));
-    if (!out.ok()) return Fail(out.error(), origin);
     Notify(WaitKey(*s));  // the same visitor's other tabs
     return Json(200, Data(*out), origin);
   }
@@ -318,8 +327,7 @@ struct StorefrontApi::Impl {
       return done(Status::Ok(), extra);
     }
     if (command == "logout" || command == "session:reset") {
-      LC_RETURN_IF_ERROR(service.EndVisitorSession(s));
-      auto fresh = service.StartVisitorSession(AppIdOf(s), peer);
+      auto fresh = service.RenewVisitorSession(s, peer);
       if (!fresh.ok()) return fresh.take_error();
       return done(Status::Ok(), ",\"session\":" + SessionJson(*fresh));
     }
@@ -378,17 +386,18 @@ struct StorefrontApi::Impl {
     return done(service.VisitorSetState(s, "prechat", "{\"submitted\":true}"));
   }
 
-  std::string AppIdOf(const VisitorSession& s) {
-    auto shop = service.GetShop(s.shopId);
-    return shop.ok() ? shop->appId : std::string();
-  }
-
   HttpResponse Updates(const HttpRequest& req, const ParsedTarget& t, const std::string& origin) {
     auto s = Visitor(req);
     if (!s.ok()) return Fail(s.error(), origin);
     std::int64_t after = 0;
     Millis wait = 0;
-    bool typingShown = t.Query("typing").value_or("0") == "1";
+    // What the widget shows: `view` from its last answer. Without it, what
+    // this poll reads first, and the agent typing that `typing` says.
+    std::optional<std::string> shown = t.Query("view");
+    if (shown && !IsView(*shown))
+      return Fail(Invalid("view must be the view of an earlier answer (16 hex characters)"), origin);
+    const bool viewGiven = shown.has_value();
+    const bool typingShown = t.Query("typing").value_or("0") == "1";
     if (auto v = t.Query("after")) {
       auto parsed = ParseInt(*v);
       if (!parsed || *parsed < 0) return Fail(Invalid("after must be a whole number of 0 or more"), origin);
@@ -439,8 +448,10 @@ struct StorefrontApi::Impl {
       }
       auto u = service.VisitorPoll(*s, after);
       if (!u.ok()) return Fail(u.error(), origin);
-      const bool agentTyping = !u->typing.empty();
-      if (!slot || !u->messages.empty() || agentTyping != typingShown || std::chrono::steady_clock::now() >= deadline)
+      if (!shown) shown = u->view;
+      const bool changed = !u->messages.empty() || u->view != *shown ||
+                           (!viewGiven && u->typing.empty() == typingShown);
+      if (!slot || changed || std::chrono::steady_clock::now() >= deadline)
         return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
       std::unique_lock<std::mutex> lock(mu);
       const auto until = std::min(deadline, std::chrono::steady_clock::now() +
@@ -453,6 +464,12 @@ struct StorefrontApi::Impl {
   // What a waiting poll listens to: its conversation, or its session before one exists.
   static std::string WaitKey(const VisitorSession& s) {
     return s.conversationId ? *s.conversationId : "session:" + s.id;
+  }
+
+  static bool IsView(const std::string& v) {
+    return v.size() == 16 && std::all_of(v.begin(), v.end(), [](char ch) {
+             return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+           });
   }
 
   static std::optional<std::int64_t> ParseInt(const std::string& v) {
@@ -491,6 +508,8 @@ struct StorefrontApi::Impl {
     } else {
       out += "null";
     }
+    out += ",\"view\":";
+    AppendJsonString(out, u.view);
     out += fmt::format(",\"cursor\":{}", cursor);
     if (capped) out += fmt::format(",\"retryAfterMs\":{}", options.retryAfterMillis);
     out += "}";

@@ -31,6 +31,36 @@ TEST_CASE("rate limiter: N allowed, N+1 refused, fixed window from the first req
   CHECK(fresh.resetInMillis == 60'000);
 }
 
+TEST_CASE("rate limiter: Take counts only accepted calls; Return gives a place back within its window") {
+  ManualClock clock;
+  RateLimiter rl(clock, 60'000);
+  // Refused later (Return): never counted, and the window never opened.
+  for (int i = 0; i < 4; ++i) {
+    auto o = rl.Take("k", 3);
+    REQUIRE(o.allowed);
+    rl.Return("k", o.at);
+    clock.Advance(1'000);
+  }
+  for (int i = 1; i <= 3; ++i) {
+    auto o = rl.Take("k", 3);
+    REQUIRE(o.allowed);
+    CHECK(o.remaining == 3 - i);
+    CHECK(o.resetInMillis == 60'000);
+  }
+  for (int i = 0; i < 5; ++i) {  // refused by the window: not counted either
+    auto refused = rl.Take("k", 3);
+    CHECK_FALSE(refused.allowed);
+    CHECK(refused.remaining == 0);
+  }
+  clock.Advance(60'000);
+  auto fresh = rl.Take("k", 3);
+  CHECK(fresh.allowed);
+  CHECK(fresh.remaining == 2);
+  // A call of the closed window gives nothing back to this one.
+  rl.Return("k", fresh.at - 1);
+  CHECK(rl.Take("k", 3).remaining == 1);
+}
+
 TEST_CASE("rate limiter: keys are counted independently") {
   ManualClock clock;
   RateLimiter rl(clock, 60'000);

@@ -149,5 +149,68 @@ TEST_CASE("sdk validator: many sessions, each window resets after its length") {
   CHECK(validator.Validate("s1", "typing:set", "[true]").ok());
 }
 
+TEST_CASE("sdk validator: Apply counts a call only when its effect was applied") {
+  const Status refused = MakeError(ErrorCode::kPayloadTooLarge, "too large");
+  auto fail = [&] { return refused; };
+  auto succeed = [] { return Status::Ok(); };
+  for (const char* command : {"message:send", "typing:set"}) {
+    CAPTURE(command);
+    const std::string args = std::string(command) == "typing:set" ? "[true]" : "[\"x\"]";
+    const int limit = std::string(command) == "typing:set" ? 30 : 15;
+    ManualClock clock;
+    CommandValidator validator(clock);
+    int applied = 0;
+    // Refused by apply (size, type, state): apply's error, and no place taken.
+    for (int i = 0; i < 5; ++i) {
+      Status st = validator.Apply("s", command, args, fail);
+      REQUIRE_FALSE(st.ok());
+      CHECK(st.error().code == ErrorCode::kPayloadTooLarge);
+    }
+    // Refused by the rules: apply never runs.
+    Status shape = validator.Apply("s", command, "[]", [&] { ++applied; return Status::Ok(); });
+    REQUIRE_FALSE(shape.ok());
+    CHECK(shape.error().code == ErrorCode::kInvalidParams);
+    CHECK(applied == 0);
+    for (int i = 0; i < limit; ++i) REQUIRE(validator.Apply("s", command, args, succeed).ok());
+    Status limited = validator.Apply("s", command, args, [&] { ++applied; return Status::Ok(); });
+    REQUIRE_FALSE(limited.ok());
+    CHECK(limited.error().code == ErrorCode::kRateLimited);
+    CHECK(applied == 0);
+    // The refusals did not open the window either: it ends 60 s after the first accepted call.
+    clock.Advance(60'000);
+    CHECK(validator.Apply("s", command, args, succeed).ok());
+  }
+}
+
+TEST_CASE("sdk validator: a call being applied holds its place; refused, it gives it back") {
+  ManualClock clock;
+  SdkLimits limits;
+  limits.messagesPerWindow = 2;
+  CommandValidator validator(clock, limits);
+  REQUIRE(validator.Validate("s", "message:send", "[\"1\"]").ok());
+  Status inside;
+  Status second = validator.Apply("s", "message:send", "[\"2\"]", [&] {
+    inside = validator.Validate("s", "message:send", "[\"3\"]");  // concurrent: the window is full
+    return MakeError(ErrorCode::kConflict, "refused after all");
+  });
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.error().code == ErrorCode::kConflict);
+  REQUIRE_FALSE(inside.ok());
+  CHECK(inside.error().code == ErrorCode::kRateLimited);
+  CHECK(validator.Validate("s", "message:send", "[\"2\"]").ok());
+  CHECK_FALSE(validator.Validate("s", "message:send", "[\"3\"]").ok());
+
+  // A call refused after its window closed gives nothing back to the next window.
+  clock.Advance(60'000);
+  Status late = validator.Apply("s", "message:send", "[\"4\"]", [&] {
+    clock.Advance(60'000);
+    CHECK(validator.Validate("s", "message:send", "[\"5\"]").ok());  // opens the next window
+    return MakeError(ErrorCode::kConflict, "refused after all");
+  });
+  CHECK_FALSE(late.ok());
+  CHECK(validator.Validate("s", "message:send", "[\"6\"]").ok());
+  CHECK_FALSE(validator.Validate("s", "message:send", "[\"7\"]").ok());
+}
+
 }  // namespace
 }  // namespace livechat::sdk

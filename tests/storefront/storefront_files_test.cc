@@ -114,4 +114,34 @@ TEST_CASE("storefront files: uploads count against the widget's message window")
   CHECK(fs.dir.CountFiles() == 15);
 }
 
+TEST_CASE("storefront files: a refused upload counts against no window: then 15 accepted, the 16th 429") {
+  FilesStorefront fs;
+  auto v = fs.f.Start();
+  Reply tooBig = fs.Upload(v, "?name=big.pdf", "application/pdf", test::PdfBytes(10 * 1024 * 1024 + 1));
+  CHECK(tooBig.status() == 413);
+  CHECK(tooBig.code() == "PAYLOAD_TOO_LARGE");
+  Reply lying = fs.Upload(v, "?name=x.png", "image/png", test::PdfBytes(100));
+  CHECK(lying.status() == 400);
+  CHECK(lying.code() == "INVALID_PARAMS");
+  CHECK(fs.Upload(v, "?name=x.html", "text/html", "<p>hi</p>").status() == 400);
+  CHECK(fs.Upload(v, "?name=x", "", "hello").status() == 400);
+  CHECK(fs.Upload(v, "?name=r.pdf&caption=" + std::string(5001, 'a'), "application/pdf", test::PdfBytes(100))
+            .status() == 400);
+  // A message refused by the same rules does not count either.
+  CHECK(fs.f.Command(v, "message:send", "[\"" + std::string(5001, 'a') + "\"]").status() == 400);
+
+  for (int i = 1; i <= 15; ++i) {
+    CAPTURE(i);
+    Reply r = i % 2 ? fs.Upload(v, "?name=n.txt", "text/plain", "note") : fs.f.Command(v, "message:send", "[\"hi\"]");
+    REQUIRE(r.status() == (i % 2 ? 201 : 200));
+  }
+  Reply limited = fs.Upload(v, "?name=n.txt", "text/plain", "note");
+  CHECK(limited.status() == 429);
+  CHECK(limited.code() == "RATE_LIMITED");
+  CHECK(limited.message() == "message:send: rate limit of 15 messages per minute reached; try again in 60 s");
+  CHECK(fs.f.Command(v, "message:send", "[\"hi\"]").status() == 429);
+  CHECK(fs.dir.CountFiles() == 8);
+  CHECK(fs.f.MessageCount(Str(At(fs.f.Session(v).data(), "conversationId"))) == 15);
+}
+
 }  // namespace livechat::testing

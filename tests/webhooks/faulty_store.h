@@ -199,11 +199,11 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("UpdateCustomer"));
     return inner_.UpdateCustomer(c);
   }
-  Status InsertConversation(Conversation& c) override {
+  Status DoInsertConversation(Conversation& c) override {
     LC_RETURN_IF_ERROR(Gate("InsertConversation"));
     return inner_.InsertConversation(c);
   }
-  Result<bool> UpdateConversation(const Conversation& c) override {
+  Result<bool> DoUpdateConversation(const Conversation& c) override {
     LC_RETURN_IF_ERROR(Gate("UpdateConversation"));
     return inner_.UpdateConversation(c);
   }
@@ -211,11 +211,11 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("ReplaceConversationTags"));
     return inner_.ReplaceConversationTags(shopId, conversationId, tags);
   }
-  Status InsertMessage(Message& m) override {
+  Status DoInsertMessage(Message& m) override {
     LC_RETURN_IF_ERROR(Gate("InsertMessage"));
     return inner_.InsertMessage(m);
   }
-  Result<bool> UpdateMessage(const Message& m) override {
+  Result<bool> DoUpdateMessage(const Message& m) override {
     LC_RETURN_IF_ERROR(Gate("UpdateMessage"));
     return inner_.UpdateMessage(m);
   }
@@ -277,7 +277,7 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("DeleteSummaryJob"));
     return inner_.DeleteSummaryJob(shopId, conversationId, jobId);
   }
-  Status PutTyping(const std::string& shopId, const TypingState& t) override {
+  Status DoPutTyping(const std::string& shopId, const TypingState& t) override {
     LC_RETURN_IF_ERROR(Gate("PutTyping"));
     return inner_.PutTyping(shopId, t);
   }

@@ -325,7 +325,7 @@
   // Fixed windows per session, as CommandValidator::Validate.
   function createLimiter(now) {
     var sessions = {};
-    return function validate(sessionId, command, args) {
+    function validate(sessionId, command, args) {
       var w = check(command, args);
       if (w) return w;
       var isMessage = command === 'message:send';
@@ -342,7 +342,16 @@
       }
       wd.count++;
       return null;
+    }
+    // A call the server refused after all gives its place back, unless the
+    // window it was counted in has closed: a refusal never counts. `at`: now()
+    // read when (or just after) the call was counted.
+    validate.refund = function (sessionId, command, at) {
+      var s = sessions[sessionId];
+      var wd = !s ? null : command === 'message:send' ? s.messages : command === 'typing:set' ? s.typing : null;
+      if (wd && wd.count > 0 && wd.start <= at && at - wd.start < LIMITS.windowMillis) wd.count--;
     };
+    return validate;
   }
 
   // The rules alone, for shops and tests that check commands without a widget.
@@ -391,7 +400,7 @@
 
   var state = {
     session: null, open: false, visible: true, launcherVisible: true, cursor: 0, seen: {}, unread: 0,
-    conversationId: null, status: null, assigned: false, agentTyping: false, lastAgentAt: 0,
+    conversationId: null, status: null, assigned: false, agentTyping: false, lastAgentAt: 0, view: null,
     prechat: prechatFields.length ? 'pending' : 'none', prechatPrefill: {},
     product: null, cart: null, order: null, locale: null, user: {}, polling: false, pollGen: 0
   };
@@ -460,6 +469,7 @@
   function adopt(session) {
     state.session = { sessionId: session.sessionId, token: session.token };
     state.cursor = 0;
+    state.view = null;
     state.seen = {};
     state.conversationId = null;
     state.status = null;
@@ -504,7 +514,9 @@
 
   function poll(gen) {
     if (gen !== state.pollGen || !state.session) return;
-    var q = '/storefront/updates?after=' + state.cursor + '&wait=25&typing=' + (state.agentTyping ? 1 : 0);
+    // `view`: what the last answer showed, so a change made between two polls answers at once.
+    var q = '/storefront/updates?after=' + state.cursor + '&wait=25' +
+            (state.view ? '&view=' + state.view : '&typing=' + (state.agentTyping ? 1 : 0));
     request('GET', q).then(function (r) {
       if (gen !== state.pollGen) return;
       if (r.status === 401) { state.session = null; chain = chain.then(ensureSession).then(restartPolling); return; }
@@ -523,6 +535,7 @@
   function applyUpdates(d) {
     for (var i = 0; i < d.messages.length; i++) addMessage(d.messages[i].message, false);
     state.cursor = Math.max(state.cursor, d.cursor);
+    state.view = d.view;
     var typing = d.typing.length > 0;
     if (typing !== state.agentTyping) {
       state.agentTyping = typing;
@@ -558,11 +571,16 @@
 
   // ---------------- commands ----------------
 
-  function send(command, args) {
+  // `counted`: the limiter's session key and time when push counted the call.
+  function send(command, args, counted) {
     chain = chain.then(ensureSession).then(function () {
       return request('POST', '/storefront/commands', { command: command, args: args });
     }).then(function (r) {
-      if (r.status !== 200) { warn(errorMessage(r)); return; }
+      if (r.status !== 200) {
+        validate.refund(counted.key, command, counted.at);
+        warn(errorMessage(r));
+        return;
+      }
       afterServer(command, args, r.json.data);
     }, function (e) { warn(command + ': the chat server could not be reached (' + (e && e.message) + ')'); });
   }
@@ -638,12 +656,13 @@
         return false;
       }
       var command = item[0], args = item.slice(1);
-      var sessionKey = state.session ? state.session.sessionId : 'pending';
-      var w = validate(sessionKey, command, args);
+      var counted = { key: state.session ? state.session.sessionId : 'pending' };
+      var w = validate(counted.key, command, args);
+      counted.at = Date.now();  // the limiter's clock, read after it counted
       if (w) { warn(w); return false; }
       args = JSON.parse(JSON.stringify(args));  // the page keeps its own objects
       applyLocal(command, args);
-      if (SERVER_COMMANDS.indexOf(command) >= 0) send(command, args);
+      if (SERVER_COMMANDS.indexOf(command) >= 0) send(command, args, counted);
       return true;
     } catch (e) {
       warn('internal error: ' + (e && e.message));

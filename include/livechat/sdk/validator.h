@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,7 +59,16 @@ class CommandValidator {
   // typing:set are counted in a fixed window that opens with the session's
   // first counted call and lasts windowMillis; calls while blocked are refused
   // with RATE_LIMITED and never move the window. Only well-formed calls count.
+  // Validate(...) is Apply(...) with nothing to apply.
   Status Validate(std::string_view sessionId, std::string_view command, std::string_view argsJson);
+
+  // Validate, then `apply` (the command's effect) when the command passed;
+  // the call stays counted only when apply succeeds too, so a call refused
+  // for any reason (its shape, the window, or apply's own size, type or state
+  // checks) never counts. While apply runs the call holds its place, so
+  // concurrent calls cannot overfill the window. Returns the first refusal.
+  Status Apply(std::string_view sessionId, std::string_view command, std::string_view argsJson,
+               const std::function<Status()>& apply);
 
   const SdkLimits& limits() const { return limits_; }
 

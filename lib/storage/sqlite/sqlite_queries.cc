@@ -814,7 +814,7 @@ Result<std::vector<Conversation>> SqliteQueries::ListConversationsOfCustomer(con
   return FetchAll<Conversation>(st, ReadConversation);
 }
 
-Status SqliteQueries::InsertConversation(Conversation& c) {
+Status SqliteQueries::DoInsertConversation(Conversation& c) {
   std::optional<std::int64_t> rid = c.pgConvoId;
   if (!rid) {
     // Drawn like SQLite's own rowid; the one writer makes this race-free.
@@ -837,7 +837,7 @@ Status SqliteQueries::InsertConversation(Conversation& c) {
   return Status::Ok();
 }
 
-Result<bool> SqliteQueries::UpdateConversation(const Conversation& c) {
+Result<bool> SqliteQueries::DoUpdateConversation(const Conversation& c) {
   // A pgConvoId moves the row to that rid (they are equal by the schema);
   // without one, a row in the new datastore exposes its rid, so migrating a
   // legacy record by setting inNewDatastore gives it a pg id. The SET
@@ -926,7 +926,7 @@ Result<std::optional<Message>> SqliteQueries::GetMessage(const std::string& shop
   return FetchOne<Message>(st, ReadMessage);
 }
 
-Status SqliteQueries::InsertMessage(Message& m) {
+Status SqliteQueries::DoInsertMessage(Message& m) {
   static const std::string sql = kMessages.Insert();
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindMessage(st, m);
@@ -935,7 +935,7 @@ Status SqliteQueries::InsertMessage(Message& m) {
   return Status::Ok();
 }
 
-Result<bool> SqliteQueries::UpdateMessage(const Message& m) {
+Result<bool> SqliteQueries::DoUpdateMessage(const Message& m) {
   static const std::string sql = kMessages.Update();
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindMessage(st, m);
@@ -1094,7 +1094,7 @@ Result<std::vector<TypingState>> SqliteQueries::ListTyping(const std::string& sh
   return FetchAll<TypingState>(st, ReadTyping);
 }
 
-Status SqliteQueries::PutTyping(const std::string& shopId, const TypingState& t) {
+Status SqliteQueries::DoPutTyping(const std::string& shopId, const TypingState& t) {
   LC_ASSIGN_OR_RETURN(Statement st,
                       conn_.Prepare("INSERT INTO typing (shop_id, conversation_id, member_id, active, updated_at) "
                                     "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (shop_id, conversation_id, member_id) "

@@ -55,12 +55,8 @@ class SqliteQueries final : public StoreWriter {
   Result<bool> UpdateMember(const Member& m) override;
   Status InsertCustomer(const Customer& c) override;
   Result<bool> UpdateCustomer(const Customer& c) override;
-  Status InsertConversation(Conversation& c) override;
-  Result<bool> UpdateConversation(const Conversation& c) override;
   Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
                                  const std::vector<std::string>& tags) override;
-  Status InsertMessage(Message& m) override;
-  Result<bool> UpdateMessage(const Message& m) override;
   Status InsertNote(const Note& n) override;
   Result<bool> UpdateNote(const Note& n) override;
   Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId,
@@ -72,7 +68,6 @@ class SqliteQueries final : public StoreWriter {
   Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId, const BrowsedPage& p,
                            int keep) override;
   Status PutSummary(const std::string& shopId, const Summary& s) override;
-  Status PutTyping(const std::string& shopId, const TypingState& t) override;
   Status InsertSession(const AdminSession& s) override;
   Status DeleteSession(const std::string& tokenHash) override;
   Status AppendEvent(const Event& e) override;
@@ -169,6 +164,13 @@ class SqliteQueries final : public StoreWriter {
   Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
   Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
   Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) override;
+
+ protected:
+  Status DoInsertConversation(Conversation& c) override;
+  Result<bool> DoUpdateConversation(const Conversation& c) override;
+  Status DoInsertMessage(Message& m) override;
+  Result<bool> DoUpdateMessage(const Message& m) override;
+  Status DoPutTyping(const std::string& shopId, const TypingState& t) override;
 
  private:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.

@@ -9,6 +9,8 @@
 //     GET /chat/conversations and its messages
 //   - an agent reply through POST .../messages shows in the widget and fires
 //     the SDK's message:received event
+//   - resolve, reopen and assign through the REST API fire conversation:resolved,
+//     conversation:reopened and conversation:assigned within 2 s
 //   - identify lands on the customer record; page views in browsed-pages
 //   - a screenshot of the open widget is kept (LIVECHAT_ARTIFACT_DIR)
 //
@@ -127,6 +129,27 @@ test('the shared vectors get the same verdicts in the page as in C++', async () 
   assert.ok(vectors.vectors.length > 200);
 });
 
+test('a call the server refused gives its place in the page window back, as CommandValidator::Apply', async () => {
+  const verdicts = await page.evaluate(() => {
+    let now = 1767225600000;
+    const start = now;
+    const validate = window.LiveChatRules.createLimiter(() => now);
+    const out = [];
+    for (let i = 0; i < 15; i++) out.push(validate('s', 'message:send', ['x']));
+    out.push(validate('s', 'message:send', ['x']));  // the 16th: refused
+    validate.refund('s', 'message:send', now);         // one of the 15 was refused by the server
+    out.push(validate('s', 'message:send', ['x']));  // so one more fits
+    out.push(validate('s', 'message:send', ['x']));
+    now += 60000;
+    out.push(validate('s', 'message:send', ['x']));  // a new window
+    validate.refund('s', 'message:send', start);       // a call of the closed window: nothing back
+    for (let i = 0; i < 14; i++) out.push(validate('s', 'message:send', ['x']));
+    out.push(validate('s', 'message:send', ['x']));
+    return out.map((w) => (w === null ? 'ok' : w.includes('rate limit of 15') ? '429' : w));
+  });
+  assert.deepEqual(verdicts, [...Array(15).fill('ok'), '429', 'ok', '429', ...Array(15).fill('ok'), '429']);
+});
+
 test('every rejected vector pushed for real: one console warning each, no exception, nothing sent', async () => {
   const rejected = vectors.vectors.filter((t) => t.verdict === 'reject');
   const before = warnings.length;
@@ -216,6 +239,34 @@ test('an agent reply through POST .../messages shows in the widget and fires mes
   const shot = join(artifacts, 'storefront-widget-open.png');
   await page.screenshot({ path: shot });
   assert.ok(readFileSync(shot).length > 10000);
+});
+
+test('resolve, reopen and assign through the REST API reach $livechat.on handlers within 2 s', async () => {
+  const convId = await page.evaluate(() => LiveChat.get('conversation:id'));
+  assert.ok(convId);
+  await page.evaluate(() => {
+    window.__state = [];
+    for (const name of ['conversation:resolved', 'conversation:reopened', 'conversation:assigned'])
+      LiveChat.on(name, (payload) => window.__state.push({ name, payload, at: Date.now() }));
+  });
+  const member = (await api('GET', '/chat/members')).body.data.find((m) => m.active);
+  // The demo store assigns new conversations; the widget has seen the
+  // unassign by the time it reports the resolve that follows it.
+  assert.equal((await api('POST', `/chat/conversations/${convId}/assign`, { memberId: null })).status, 200);
+  const steps = [
+    ['conversation:resolved', () => api('POST', `/chat/conversations/${convId}/state`, { status: 'resolved' })],
+    ['conversation:reopened', () => api('POST', `/chat/conversations/${convId}/state`, { status: 'open' })],
+    ['conversation:assigned', () => api('POST', `/chat/conversations/${convId}/assign`, { memberId: member.id })],
+  ];
+  for (const [name, change] of steps) {
+    const sentAt = Date.now();
+    assert.equal((await change()).status, 200);
+    const seen = await eventually(() => page.evaluate((n) => window.__state.find((e) => e.name === n), name), name, 5000);
+    assert.deepEqual(seen.payload, { conversationId: convId });
+    assert.ok(Date.now() - sentAt < 2000, `${name} took ${Date.now() - sentAt} ms`);
+  }
+  assert.deepEqual((await page.evaluate(() => window.__state)).map((e) => e.name), steps.map((s) => s[0]));
+  assert.equal(await page.evaluate(() => LiveChat.is('conversation:active')), true);
 });
 
 test('identify lands on the customer record', async () => {

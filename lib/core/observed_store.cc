@@ -1,0 +1,20 @@
+#include "core/observed_store.h"
+
+#include <vector>
+
+namespace livechat::internal {
+
+Status ObservedStore::Write(const std::function<Status(StoreWriter&)>& fn) {
+  std::vector<std::string> written;
+  Status st = inner_.Write([&](StoreWriter& w) -> Status {
+    Status out = fn(w);
+    written = w.writtenConversations();
+    return out;
+  });
+  // A rolled-back transaction changed nothing anyone could see.
+  if (!st.ok()) return st;
+  for (const auto& id : written) changed_(id);
+  return st;
+}
+
+}  // namespace livechat::internal

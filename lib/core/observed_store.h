@@ -1,0 +1,30 @@
+// A Store that reports, after each Write commits, the conversations the
+// transaction wrote (StoreWriter::writtenConversations). ChatService reaches
+// its store only through one, so every write of what a widget shows wakes
+// the polls waiting on that conversation, whichever operation made it.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "livechat/store.h"
+
+namespace livechat::internal {
+
+class ObservedStore final : public Store {
+ public:
+  // `changed` runs on the writer's thread after the commit, once per
+  // conversation; it must be cheap and thread-safe. `inner` must outlive this.
+  ObservedStore(Store& inner, std::function<void(const std::string& conversationId)> changed)
+      : inner_(inner), changed_(std::move(changed)) {}
+
+  Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
+  Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  bool Healthy() override { return inner_.Healthy(); }
+
+ private:
+  Store& inner_;
+  std::function<void(const std::string&)> changed_;
+};
+
+}  // namespace livechat::internal
