@@ -112,11 +112,26 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+let scrapes = 0;  // every scrape counts itself on the admin listener
 async function scrape() {
+  ++scrapes;
   const res = await fetch(`${admin}/metrics`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
   return parsePrometheusText(await res.text());
+}
+
+// livechatd counts a request after its response is written (the duration
+// includes the write), so a client that holds an answer may scrape before
+// that answer is counted: scrape until `settled(m)` holds, for at most 2 s,
+// and return the last scrape either way so the assertions report the values.
+async function scrapeSettled(settled) {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const m = await scrape();
+    if (settled(m) || Date.now() > deadline) return m;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 function api(method, path, body) {
@@ -169,7 +184,9 @@ test('wrong admin passwords count as login failures; past 5, attempts are thrott
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), '1');
   assert.equal((await refused.json()).error.code, 'RATE_LIMITED');
-  const m = await scrape();
+  const m = await scrapeSettled((s) =>
+    requests(s, '/api/auth/login', 'POST', 401) - requests(before, '/api/auth/login', 'POST', 401) >= 5 &&
+    requests(s, '/api/auth/login', 'POST', 429) - requests(before, '/api/auth/login', 'POST', 429) >= 1);
   assert.equal(sampleValue(m, 'livechat_login_failures_total') - failuresBefore, 5);
   assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'account' }), 1);
   assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'address' }), 0);
@@ -182,17 +199,20 @@ test('wrong admin passwords count as login failures; past 5, attempts are thrott
 test('a request adds one to its route template and status, and one latency observation', async () => {
   const conv = ctl('conversation', 'start', '--store', storeId, '--customer-name', 'Ann', '--text', 'hi');
   const before = await scrape();
+  const scrapesBefore = scrapes;
   const route = '/chat/conversations/{conversationId}';
   assert.equal((await api('GET', `/chat/conversations/${conv.id}`)).status, 200);
   assert.equal((await api('GET', '/chat/conversations/no-such-id')).status, 404);
   assert.equal((await api('GET', '/chat/nothing-here')).status, 404);
-  const m = await scrape();
+  const m = await scrapeSettled((s) => latencyCount(s, route, 'GET') - latencyCount(before, route, 'GET') >= 2 &&
+    requests(s, 'unmatched', 'GET', 404) - requests(before, 'unmatched', 'GET', 404) >= 1);
   assert.equal(requests(m, route, 'GET', 200) - requests(before, route, 'GET', 200), 1);
   assert.equal(requests(m, route, 'GET', 404) - requests(before, route, 'GET', 404), 1);
   assert.equal(requests(m, 'unmatched', 'GET', 404) - requests(before, 'unmatched', 'GET', 404), 1);
   assert.equal(latencyCount(m, route, 'GET') - latencyCount(before, route, 'GET'), 2);
-  // Each scrape counts itself on the admin listener.
-  assert.equal(requests(m, '/metrics', 'GET', 200) - requests(before, '/metrics', 'GET', 200), 1);
+  // Each scrape counts itself on the admin listener: `before` and every one
+  // but the last that scrapeSettled made are in `m`.
+  assert.equal(requests(m, '/metrics', 'GET', 200) - requests(before, '/metrics', 'GET', 200), scrapes - scrapesBefore);
 });
 
 test('/healthz and /readyz answer on both listeners; /metrics only on the admin one', async () => {
