@@ -200,11 +200,11 @@ namespace internal {
 std::string CustomerCreatedData(const Customer& c) {
   return JsonObject()
       .Str("customerId", c.id)
-      .OptStr("email", c.email)
-      .OptStr("firstName", c.firstName)
-      .OptStr("lastName", c.lastName)
-      .OptStr("phone", c.phone)
-      .StrArray("tags", c.tags)
+      .Str("email", c.email)
+      .Str("firstName", c.firstName)
+      .Str("lastName", c.lastName)
+      .Str("phone", c.phone)
+      .Strings("tags", c.tags)
       .Int("ordersCount", c.ordersCount.value_or(0))
       .Double("totalSpent", c.totalSpent.value_or(0))
       .Done();
