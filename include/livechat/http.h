@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "livechat/base/utf8.h"
 #include "livechat/json_codec.h"
 #include "livechat/result.h"
 
@@ -101,11 +102,6 @@ std::string PercentEncode(std::string_view in);
 // Empty optional when the path or a query component is malformed.
 std::optional<ParsedTarget> ParseTarget(std::string_view target);
 
-// True when `s` is well-formed UTF-8 (no overlongs, no surrogates).
-bool IsValidUtf8(std::string_view s);
-// Number of Unicode code points in well-formed UTF-8.
-std::size_t Utf8Length(std::string_view s);
-
 // An IPv4 or IPv6 network ("10.0.0.0/8", "::1/128", or a single address).
 class Cidr {
  public:
@@ -123,8 +119,5 @@ class Cidr {
 // The client address: the peer, or -- only when the peer is a trusted proxy --
 // the right-most X-Forwarded-For entry that is not itself a trusted proxy.
 std::string ClientIp(const HttpRequest& req, const std::vector<Cidr>& trustedProxies);
-
-// AppendJsonString lives in livechat/json_codec.h (implemented in lib/core/json_text.cc,
-// because the core needs it too and must not depend on lib/http).
 
 }  // namespace livechat

@@ -7,14 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "livechat/base/json_text.h"
 #include "livechat/knowledge.h"
 #include "livechat/model.h"
 
 namespace livechat {
-
-// Appends `s` as a JSON string literal (quoted, escaped) to `out`.
-// Implemented in lib/core/json_text.cc (not in json_codec.cc).
-void AppendJsonString(std::string& out, std::string_view s);
 
 enum class JsonView { kList, kDetail };
 

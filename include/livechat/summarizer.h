@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "livechat/base/worker_loop.h"
 #include "livechat/clock.h"
 #include "livechat/model.h"
 #include "livechat/result.h"
@@ -130,13 +131,12 @@ class SummaryWorker {
   void Stop();
   // Wakes the thread at once (called after a resolve queued a job).
   void Notify();
-  bool running() const { return running_.load(); }
+  bool running() const { return loop_.running(); }
 
  private:
   struct Impl;
-  void Loop();
   std::unique_ptr<Impl> impl_;
-  std::atomic<bool> running_{false};
+  WorkerLoop loop_;  // after impl_: destroyed (and stopped) first
 };
 
 // The input a worker gives a summarizer for one conversation: its messages

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "livechat/address_policy.h"
+#include "livechat/base/worker_loop.h"
 #include "livechat/clock.h"
 #include "livechat/metrics.h"
 #include "livechat/model.h"
@@ -100,16 +101,15 @@ class WebhookDispatcher {
   void Stop();
   // Wakes the senders at once (called after a write that queued deliveries).
   void Notify();
-  bool running() const { return running_.load(); }
+  bool running() const { return loop_.running(); }
 
   // The JSON body a delivery sends (with truncation applied).
   std::string BuildPayload(const Event& e) const;
 
  private:
   struct Impl;
-  void SenderLoop();
   std::unique_ptr<Impl> impl_;
-  std::atomic<bool> running_{false};
+  WorkerLoop loop_;  // after impl_: destroyed (and stopped) first
 };
 
 }  // namespace livechat

@@ -71,8 +71,8 @@ bool IsTime(std::string_view s) {
 Status CheckString(const Value& v, const std::string& path, int max) {
   if (!v.IsString()) return Bad(path, "must be a string");
   std::string_view s(v.GetString(), v.GetStringLength());
-  if (!ValidUtf8(s)) return Bad(path, "must be valid UTF-8");
-  if (CodePoints(s) > static_cast<std::size_t>(max)) return Bad(path, fmt::format("must be at most {} characters", max));
+  if (!IsValidUtf8(s)) return Bad(path, "must be valid UTF-8");
+  if (Utf8Length(s) > static_cast<std::size_t>(max)) return Bad(path, fmt::format("must be at most {} characters", max));
   return Status::Ok();
 }
 
@@ -356,7 +356,7 @@ Result<AiSettings> SettingsFrom(const Value& v, const AiSettings& base, const st
   auto lp = v.FindMember("loyaltyPartner");
   if (lp != v.MemberEnd()) {
     if (lp->value.IsNull()) s.loyaltyPartner.clear();
-    else if (lp->value.IsString() && CodePoints(lp->value.GetString()) <= 100) s.loyaltyPartner = lp->value.GetString();
+    else if (lp->value.IsString() && Utf8Length(lp->value.GetString()) <= 100) s.loyaltyPartner = lp->value.GetString();
     else err = Bad(path + ".loyaltyPartner", "must be a partner name (at most 100 characters) or null");
   }
   if (!err.ok()) return err.take_error();

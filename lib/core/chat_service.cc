@@ -361,7 +361,7 @@ Result<Conversation> ChatService::Assign(const Principal& p, const std::string& 
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
     if (!ok) return NotFound("conversation");
     Event e{random_->Uuid(), p.shopId, "conversation.assigned", c.id, now,
-            JsonObject().OptStr("memberId", c.memberId).OptStr("previousMemberId", previous).Done()};
+            JsonObject().Str("memberId", c.memberId).Str("previousMemberId", previous).Done()};
     LC_RETURN_IF_ERROR(EmitEvent(w, *random_, e));
     return c;
   });

@@ -53,7 +53,7 @@ std::string Sniff(std::string_view b) {
   if (starts("GIF87a") || starts("GIF89a")) return "image/gif";
   if (b.size() >= 12 && starts("RIFF") && b.substr(8, 4) == "WEBP") return "image/webp";
   if (starts("%PDF-")) return "application/pdf";
-  if (!ValidUtf8(b)) return "";
+  if (!IsValidUtf8(b)) return "";
   for (unsigned char c : b)
     if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return "";
   return "text/plain";
@@ -101,7 +101,7 @@ std::string ExtensionFor(const std::string& type) {
 
 // The last path part, without control characters, at most 255 code points.
 Result<std::string> CleanName(const std::string& raw, const std::string& kind, const std::string& type) {
-  if (!ValidUtf8(raw)) return Invalid("the file name must be valid UTF-8");
+  if (!IsValidUtf8(raw)) return Invalid("the file name must be valid UTF-8");
   std::string_view name = raw;
   std::size_t cut = name.find_last_of("/\\");
   if (cut != std::string_view::npos) name.remove_prefix(cut + 1);
@@ -110,7 +110,7 @@ Result<std::string> CleanName(const std::string& raw, const std::string& kind, c
     if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) out += c;
   out = std::string(Trim(out));
   if (out.empty() || out == "." || out == "..") out = kind + ExtensionFor(type);
-  return TruncateCodePoints(out, 255);
+  return TruncateUtf8(out, 255);
 }
 
 std::string UploaderTypeOf(const Principal& p) {
@@ -436,13 +436,13 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
     for (std::size_t i = 0; i < rec.size(); ++i) {
       const std::string value(Trim(rec[i]));
       const std::string colName = colOf[i] < 0 ? "tags" : cols[static_cast<std::size_t>(colOf[i])].name;
-      if (!ValidUtf8(value)) return Invalid(fmt::format("row {}, column {}: not valid UTF-8", line, colName));
+      if (!IsValidUtf8(value)) return Invalid(fmt::format("row {}, column {}: not valid UTF-8", line, colName));
       if (value.empty()) continue;
       if (colOf[i] < 0) {
         for (std::size_t start = 0; start <= value.size();) {
           std::size_t semi = value.find(';', start);
           std::string tag(Trim(value.substr(start, semi == std::string::npos ? std::string::npos : semi - start)));
-          if (CodePoints(tag) > static_cast<std::size_t>(limits().tagMax))
+          if (Utf8Length(tag) > static_cast<std::size_t>(limits().tagMax))
             return Invalid(fmt::format("row {}, column tags: a tag is longer than {} characters", line, limits().tagMax));
           if (!tag.empty() && std::find(row.tags.begin(), row.tags.end(), tag) == row.tags.end()) row.tags.push_back(tag);
           if (semi == std::string::npos) break;
@@ -451,7 +451,7 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
         continue;
       }
       const ImportColumn& col = cols[static_cast<std::size_t>(colOf[i])];
-      if (CodePoints(value) > static_cast<std::size_t>(col.max))
+      if (Utf8Length(value) > static_cast<std::size_t>(col.max))
         return Invalid(fmt::format("row {}, column {}: at most {} characters", line, col.name, col.max));
       row.cells[static_cast<std::size_t>(colOf[i])] = value;
     }

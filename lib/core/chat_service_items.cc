@@ -15,7 +15,7 @@ namespace {
 
 Event TagsEvent(Random& random, const Conversation& c, Millis now) {
   return Event{random.Uuid(), c.shopId, "conversation.tags_updated", c.id, now,
-               JsonObject().StrArray("tags", c.tags).Done()};
+               JsonObject().Strings("tags", c.tags).Done()};
 }
 
 // Writes the conversation's new tag list and its tags_updated event.
@@ -42,9 +42,9 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
   // carry nothing and are dropped too. If none remain the call is refused.
   std::vector<std::string> kept;
   for (const auto& t : tags) {
-    if (!ValidUtf8(t)) return Invalid("tags must be valid UTF-8");
+    if (!IsValidUtf8(t)) return Invalid("tags must be valid UTF-8");
     std::string_view trimmed = Trim(t);
-    if (trimmed.empty() || CodePoints(trimmed) > static_cast<std::size_t>(limits().tagMax)) continue;
+    if (trimmed.empty() || Utf8Length(trimmed) > static_cast<std::size_t>(limits().tagMax)) continue;
     kept.emplace_back(trimmed);
   }
   if (kept.empty())
@@ -71,8 +71,8 @@ Result<std::vector<std::string>> ChatService::ReplaceTags(const Principal& p, co
   constexpr std::size_t kToolTagMax = 50, kToolTagsKept = 100;  // spec, Limits: tool update_tags
   std::vector<std::string> kept;
   for (const auto& t : tags) {
-    if (!ValidUtf8(t)) return Invalid("tags must be valid UTF-8");
-    std::string cut = TruncateCodePoints(Trim(t), kToolTagMax);
+    if (!IsValidUtf8(t)) return Invalid("tags must be valid UTF-8");
+    std::string cut = TruncateUtf8(Trim(t), kToolTagMax);
     std::string_view trimmed = Trim(cut);
     if (trimmed.empty() || std::find(kept.begin(), kept.end(), trimmed) != kept.end()) continue;
     kept.emplace_back(trimmed);

@@ -126,7 +126,7 @@ Status CheckAreaValue(const Area& area, const AreaField& f, const rapidjson::Val
       return Status::Ok();
     }
     case FieldType::kText:
-      if (!v.IsString() || !ValidUtf8(v.GetString()) || CodePoints(v.GetString()) > static_cast<std::size_t>(f.max))
+      if (!v.IsString() || !IsValidUtf8(v.GetString()) || Utf8Length(v.GetString()) > static_cast<std::size_t>(f.max))
         return Invalid(fmt::format("{} must be text of at most {} characters", path, f.max));
       return Status::Ok();
     case FieldType::kEnum: {
@@ -349,7 +349,7 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
                         .Str("orderNumber", order->title)
                         .Str("orderId", order->id)
                         .Str("reason", *in.reason)
-                        .OptStr("details", in.details)
+                        .Str("details", in.details)
                         .Str("status", "open")
                         .Str("createdAt", FormatIso8601(now))
                         .Done();
@@ -368,7 +368,7 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
     m.createdAt = now;
     m.text = fmt::format("After-sale request ({}) for order {}: {}{}", *in.type, order->title, *in.reason,
                          in.details && !in.details->empty() ? " (" + *in.details + ")" : "");
-    m.text = TruncateCodePoints(m.text, static_cast<std::size_t>(limits().messageTextMax));
+    m.text = TruncateUtf8(m.text, static_cast<std::size_t>(limits().messageTextMax));
     LC_RETURN_IF_ERROR(w.InsertMessage(m));
     c.messageCount = c.messageCount.value_or(0) + 1;
     c.updatedAt = now;

@@ -199,11 +199,11 @@ namespace internal {
 std::string CustomerCreatedData(const Customer& c) {
   JsonObject o;
   o.Str("customerId", c.id)
-      .OptStr("email", c.email)
-      .OptStr("firstName", c.firstName)
-      .OptStr("lastName", c.lastName)
-      .OptStr("phone", c.phone)
-      .StrArray("tags", c.tags);
+      .Str("email", c.email)
+      .Str("firstName", c.firstName)
+      .Str("lastName", c.lastName)
+      .Str("phone", c.phone)
+      .Strings("tags", c.tags);
   // A redacted contact's counts are null, as its read shows them; a new
   // contact's unknown ones are 0.
   if (c.redactedAt) return o.Null("ordersCount").Null("totalSpent").Done();

@@ -357,20 +357,20 @@ Result<std::string> AssembleExport(StoreReader& r, const std::string& shopId, co
   }
   ordersJson += ']';
   return JsonObject()
-      .OptStr("dataRequestId", in.dataRequestId)
+      .Str("dataRequestId", in.dataRequestId)
       .Str("storeId", shopId)
       .Str("generatedAt", FormatIso8601(now))
       .Raw("contacts", contactsJson)
       .Raw("orders", ordersJson)
-      .StrArray("ordersNotHeld", notHeld)
+      .Strings("ordersNotHeld", notHeld)
       .Done();
 }
 
 std::string CustomerRefJson(const PlatformRequestInput& in) {
   return JsonObject()
-      .OptStr("id", in.customerId)
-      .OptStr("email", in.customerEmail)
-      .OptStr("phone", in.customerPhone)
+      .Str("id", in.customerId)
+      .Str("email", in.customerEmail)
+      .Str("phone", in.customerPhone)
       .Done();
 }
 

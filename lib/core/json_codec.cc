@@ -1,129 +1,27 @@
 #include "livechat/json_codec.h"
 
-#include <charconv>
-#include <cmath>
-
 #include "core/catalog_format.h"
+#include "livechat/base/json_writer.h"
 #include "livechat/clock.h"
 
 namespace livechat {
 namespace {
 
-// Builds one JSON object key by key. Keys are fixed ASCII names chosen here,
-// so they are written without escaping.
-class ObjectWriter {
- public:
-  ObjectWriter() { out_.push_back('{'); }
-
-  ObjectWriter& Str(std::string_view key, std::string_view v) {
-    Key(key);
-    AppendJsonString(out_, v);
-    return *this;
-  }
-  // Spelled out so a std::string picks this one, not the optional overload.
-  ObjectWriter& Str(std::string_view key, const std::string& v) { return Str(key, std::string_view(v)); }
-  ObjectWriter& Str(std::string_view key, const std::optional<std::string>& v) {
-    Key(key);
-    if (v) {
-      AppendJsonString(out_, *v);
-    } else {
-      out_ += "null";
-    }
-    return *this;
-  }
-  ObjectWriter& Null(std::string_view key) {
-    Key(key);
-    out_ += "null";
-    return *this;
-  }
-  ObjectWriter& Bool(std::string_view key, bool v) {
-    Key(key);
-    out_ += v ? "true" : "false";
-    return *this;
-  }
-  ObjectWriter& Bool(std::string_view key, std::optional<bool> v) {
-    if (!v) return Null(key);
-    return Bool(key, *v);
-  }
-  ObjectWriter& Int(std::string_view key, std::int64_t v) {
-    Key(key);
-    out_ += std::to_string(v);
-    return *this;
-  }
-  ObjectWriter& Int(std::string_view key, std::optional<std::int64_t> v) {
-    if (!v) return Null(key);
-    return Int(key, *v);
-  }
-  ObjectWriter& Double(std::string_view key, std::optional<double> v) {
-    if (!v || !std::isfinite(*v)) return Null(key);  // JSON has no NaN or infinity
-    Key(key);
-    char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, *v);  // shortest form that round-trips
-    out_.append(buf, res.ptr);
-    return *this;
-  }
-  ObjectWriter& Time(std::string_view key, Millis v) { return Str(key, FormatIso8601(v)); }
-  ObjectWriter& Time(std::string_view key, const std::optional<Millis>& v) {
-    if (!v) return Null(key);
-    return Time(key, *v);
-  }
-  ObjectWriter& Strings(std::string_view key, const std::vector<std::string>& v) {
-    Key(key);
-    out_.push_back('[');
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i) out_.push_back(',');
-      AppendJsonString(out_, v[i]);
-    }
-    out_.push_back(']');
-    return *this;
-  }
-  // `json` is already JSON text (stored verbatim); an empty text means "none".
-  ObjectWriter& Raw(std::string_view key, std::string_view json, std::string_view fallback) {
-    Key(key);
-    out_ += json.empty() ? fallback : json;
-    return *this;
-  }
-  std::string Done() {
-    out_.push_back('}');
-    return std::move(out_);
-  }
-
- private:
-  void Key(std::string_view key) {
-    if (!first_) out_.push_back(',');
-    first_ = false;
-    out_.push_back('"');
-    out_ += key;
-    out_ += "\":";
-  }
-
-  std::string out_;
-  bool first_ = true;
-};
-
 std::string StringMapJson(const std::map<std::string, std::string>& m) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [k, v] : m) {
-    if (!first) out.push_back(',');
-    first = false;
-    AppendJsonString(out, k);
-    out.push_back(':');
-    AppendJsonString(out, v);
-  }
-  out.push_back('}');
+  std::string out;
+  AppendJsonStringMap(out, m);
   return out;
 }
 
 std::string LastMessageJson(const LastMessage& m) {
-  return ObjectWriter().Str("text", m.text).Str("senderType", m.senderType).Time("createdAt", m.createdAt).Done();
+  return JsonObject().Str("text", m.text).Str("senderType", m.senderType).Time("createdAt", m.createdAt).Done();
 }
 
 }  // namespace
 
 std::string ToJson(const Conversation& c, JsonView view) {
   const bool detail = view == JsonView::kDetail;
-  ObjectWriter w;
+  JsonObject w;
   w.Str("id", c.id).Str("firestoreId", c.firestoreId);
   if (c.pgConvoId) {
     w.Str("pgConvoId", std::to_string(*c.pgConvoId));
@@ -164,7 +62,7 @@ std::string ToJson(const Conversation& c, JsonView view) {
 }
 
 std::string ToJson(const Message& m, JsonView view) {
-  ObjectWriter w;
+  JsonObject w;
   // Spec: "message UUID, or numeric id when no UUID exists".
   w.Str("id", m.id.empty() ? std::to_string(m.seq) : m.id)
       .Str("text", m.text)
@@ -192,7 +90,7 @@ std::string ToJson(const Message& m, JsonView view) {
 }
 
 std::string ToJson(const Customer& c) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", c.id)
       .Str("shopifyId", c.shopifyId)
       .Str("name", c.name)
@@ -228,7 +126,7 @@ std::string ToJson(const Customer& c) {
 }
 
 std::string ToJson(const Member& m) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", m.id)
       .Str("email", m.email)
       .Str("firstName", m.firstName)
@@ -243,7 +141,7 @@ std::string ToJson(const Member& m) {
 }
 
 std::string ToJson(const Note& n) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", n.id)
       .Str("text", n.text)
       .Bool("isUpdated", n.isUpdated)
@@ -253,7 +151,7 @@ std::string ToJson(const Note& n) {
 }
 
 std::string ToJson(const Attribute& a) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", a.id)
       .Str("name", a.name)
       .Str("value", a.value)
@@ -263,11 +161,11 @@ std::string ToJson(const Attribute& a) {
 }
 
 std::string ToJson(const BrowsedPage& p) {
-  return ObjectWriter().Str("url", p.url).Str("title", p.title).Time("viewedAt", p.viewedAt).Done();
+  return JsonObject().Str("url", p.url).Str("title", p.title).Time("viewedAt", p.viewedAt).Done();
 }
 
 std::string ToJson(const Summary& s) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("conversationId", s.conversationId)
       .Str("text", s.text)
       .Str("summarizer", s.summarizer)
@@ -276,7 +174,7 @@ std::string ToJson(const Summary& s) {
 }
 
 std::string ToJson(const FileRecord& f) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", f.id)
       .Str("kind", f.kind)
       .Str("name", f.name)
@@ -292,11 +190,11 @@ std::string ToJson(const FileRecord& f) {
 }
 
 std::string ToJson(const TagCount& t) {
-  return ObjectWriter().Str("name", t.name).Int("conversationCount", t.conversationCount).Done();
+  return JsonObject().Str("name", t.name).Int("conversationCount", t.conversationCount).Done();
 }
 
 std::string ToJson(const TypingState& t) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("conversationId", t.conversationId)
       .Str("memberId", t.memberId)
       .Bool("active", t.active)
@@ -306,7 +204,7 @@ std::string ToJson(const TypingState& t) {
 
 std::string ToJson(const ApiKey& k) {
   // A legacy key has no permission list: it passes every check, said by `legacy`.
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", k.id)
       .Str("name", k.name)
       .Str("prefix", k.prefix)
@@ -319,7 +217,7 @@ std::string ToJson(const ApiKey& k) {
 }
 
 std::string ToJson(const Shop& s) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", s.id)
       .Str("appId", s.appId)
       .Str("name", s.name)
@@ -331,7 +229,7 @@ std::string ToJson(const Shop& s) {
 }
 
 std::string EventEnvelopeJson(const Event& e) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("eventId", e.id)
       .Str("type", e.type)
       .Str("shopId", e.shopId)
@@ -342,7 +240,7 @@ std::string EventEnvelopeJson(const Event& e) {
 }
 
 std::string ToJson(const WebhookSubscription& s) {
-  ObjectWriter w;
+  JsonObject w;
   w.Str("id", s.id)
       .Str("shopId", s.shopId)
       .Str("url", s.url)
@@ -363,7 +261,7 @@ std::string ToJson(const WebhookSubscription& s) {
 }
 
 std::string ToJson(const WebhookDelivery& d) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", d.id)
       .Str("subscriptionId", d.subscriptionId)
       .Str("eventId", d.eventId)
@@ -376,7 +274,7 @@ std::string ToJson(const WebhookDelivery& d) {
 }
 
 std::string ToJson(const DeliveryAttempt& a) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("deliveryId", a.deliveryId)
       .Str("eventId", a.eventId)
       .Str("eventType", a.eventType)
@@ -392,7 +290,7 @@ std::string ToJson(const DeliveryAttempt& a) {
 std::string ToJson(const AiSettings& s) { return internal::AiSettingsJson(s); }
 
 std::string ToJson(const ChannelIntegration& i) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("channel", i.channel)
       .Bool("connected", i.connected)
       .Time("updatedAt", i.updatedAt ? std::optional<Millis>(i.updatedAt) : std::nullopt)
@@ -400,7 +298,7 @@ std::string ToJson(const ChannelIntegration& i) {
 }
 
 std::string ToJson(const PlatformRequest& r) {
-  return ObjectWriter()
+  return JsonObject()
       .Str("id", r.id)
       .Str("storeId", r.shopId)
       .Str("topic", r.topic)
@@ -413,7 +311,7 @@ std::string ToJson(const PlatformRequest& r) {
 }
 
 std::string ToJson(const DataRequest& d, bool withExport) {
-  ObjectWriter w;
+  JsonObject w;
   w.Str("id", d.id)
       .Str("storeId", d.shopId)
       .Raw("customer", d.customerJson, "{}")

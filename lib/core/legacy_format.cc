@@ -33,9 +33,9 @@ Result<std::optional<std::string>> OptText(const Value& obj, const char* name, c
   const std::string at = path + "." + name;
   if (!v->IsString()) return Bad(at, "must be a string");
   std::string_view s(v->GetString(), v->GetStringLength());
-  if (!ValidUtf8(s)) return Bad(at, "must be valid UTF-8");
+  if (!IsValidUtf8(s)) return Bad(at, "must be valid UTF-8");
   s = Trim(s);
-  if (CodePoints(s) > static_cast<std::size_t>(max)) return Bad(at, fmt::format("must be at most {} characters", max));
+  if (Utf8Length(s) > static_cast<std::size_t>(max)) return Bad(at, fmt::format("must be at most {} characters", max));
   if (s.empty()) return std::optional<std::string>();
   return std::optional<std::string>(std::string(s));
 }
@@ -100,9 +100,9 @@ Result<LegacyMessage> ParseMessage(const Value& v, const std::string& path, cons
   if (text == nullptr) return Bad(path + ".text", "is required");
   if (!text->IsString()) return Bad(path + ".text", "must be a string");
   std::string_view t(text->GetString(), text->GetStringLength());
-  if (!ValidUtf8(t)) return Bad(path + ".text", "must be valid UTF-8");
+  if (!IsValidUtf8(t)) return Bad(path + ".text", "must be valid UTF-8");
   if (Trim(t).empty()) return Bad(path + ".text", "must not be blank");
-  if (CodePoints(t) > static_cast<std::size_t>(limits.messageTextMax))
+  if (Utf8Length(t) > static_cast<std::size_t>(limits.messageTextMax))
     return Bad(path + ".text", fmt::format("must be at most {} characters", limits.messageTextMax));
   m.text = std::string(t);
   LC_ASSIGN_OR_RETURN(m.senderType, OneOf(v, "senderType", path, {"customer", "agent", "bot", "system"}, nullptr));
@@ -145,9 +145,9 @@ Result<LegacyConversation> ParseConversation(const Value& v, const std::string& 
       const Value& tag = (*tags)[i];
       if (!tag.IsString()) return Bad(at, "must be a string");
       std::string_view s(tag.GetString(), tag.GetStringLength());
-      if (!ValidUtf8(s)) return Bad(at, "must be valid UTF-8");
+      if (!IsValidUtf8(s)) return Bad(at, "must be valid UTF-8");
       s = Trim(s);
-      if (s.empty() || CodePoints(s) > static_cast<std::size_t>(limits.tagMax))
+      if (s.empty() || Utf8Length(s) > static_cast<std::size_t>(limits.tagMax))
         return Bad(at, fmt::format("must be 1 to {} characters", limits.tagMax));
       if (std::find(c.tags.begin(), c.tags.end(), s) == c.tags.end()) c.tags.emplace_back(s);
     }

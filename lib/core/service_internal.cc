@@ -31,9 +31,9 @@ Result<int> ResolveLimit(const std::optional<std::int64_t>& limit, int def, int 
 
 Status CheckText(const std::optional<std::string>& v, std::string_view field, int max, bool allowEmpty) {
   if (!v) return Invalid(fmt::format("{} is required", field));
-  if (!ValidUtf8(*v)) return Invalid(fmt::format("{} must be valid UTF-8", field));
+  if (!IsValidUtf8(*v)) return Invalid(fmt::format("{} must be valid UTF-8", field));
   if (!allowEmpty && Trim(*v).empty()) return Invalid(fmt::format("{} must not be empty", field));
-  std::size_t n = CodePoints(*v);
+  std::size_t n = Utf8Length(*v);
   if (n > static_cast<std::size_t>(max))
     return Invalid(fmt::format("{} must be at most {} characters (got {})", field, max, n));
   return Status::Ok();
@@ -57,7 +57,7 @@ Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const
 
 std::string MessageEventData(const Message& m, const std::string* filesJson) {
   JsonObject o;
-  o.Str("messageId", m.id).Str("text", m.text).Str("senderType", m.senderType).OptStr("memberId", m.memberId);
+  o.Str("messageId", m.id).Str("text", m.text).Str("senderType", m.senderType).Str("memberId", m.memberId);
   // Only file messages carry these, so the payload of a text message is what it always was.
   if (m.contentType == "file") o.Str("contentType", m.contentType).Raw("files", filesJson ? *filesJson : m.filesJson);
   return o.Str("createdAt", FormatIso8601(m.createdAt)).Done();

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "core/json_builder.h"
+#include "livechat/base/json_writer.h"
 #include "livechat/chat_service.h"
 
 namespace livechat::internal {

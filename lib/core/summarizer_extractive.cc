@@ -7,28 +7,19 @@
 #include <cctype>
 #include <string_view>
 
-#include "core/text.h"
+#include "livechat/base/utf8.h"
 #include "livechat/summarizer.h"
 
 namespace livechat {
 namespace {
 
-using internal::CodePoints;
-using internal::TruncateCodePoints;
-
 // The code point at s[i] and its length in bytes. A malformed byte counts as
 // one code point of one byte, so any input is walked to its end.
 std::pair<char32_t, std::size_t> DecodeAt(std::string_view s, std::size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-  if (i + n > s.size()) return {b, 1};
-  char32_t cp = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c >> 6) != 0x2) return {b, 1};
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  return {cp, n};
+  std::uint32_t cp = 0;
+  const std::size_t n = DecodeUtf8(s, i, cp);
+  if (n == 0) return {static_cast<unsigned char>(s[i]), 1};
+  return {static_cast<char32_t>(cp), n};
 }
 
 // Ends a sentence wherever it stands (no space follows them in these scripts):
@@ -130,10 +121,10 @@ bool IsQuestion(std::string_view sentence) {
 // allowance when there is one (whole words), else mid-word (scripts without
 // spaces), and marked with an ellipsis.
 std::string Trim(std::string_view s, std::size_t max) {
-  if (CodePoints(s) <= max) return std::string(s);
-  std::string cut = TruncateCodePoints(s, max - 1);
+  if (Utf8Length(s) <= max) return std::string(s);
+  std::string cut = TruncateUtf8(s, max - 1);
   const std::size_t space = cut.rfind(' ');
-  if (space != std::string::npos && CodePoints(std::string_view(cut).substr(0, space)) >= (max - 1) / 2)
+  if (space != std::string::npos && Utf8Length(std::string_view(cut).substr(0, space)) >= (max - 1) / 2)
     cut.resize(space);
   while (!cut.empty() && (cut.back() == ' ' || cut.back() == ',' || cut.back() == ';' || cut.back() == ':'))
     cut.pop_back();
@@ -158,7 +149,7 @@ std::string RequestQuote(const std::vector<const Message*>& customer, std::size_
       if (IsPleasantry(s)) continue;
       if (quote.empty()) {
         quote = Trim(s, max);
-      } else if (CodePoints(quote) + 1 + CodePoints(s) <= max) {
+      } else if (Utf8Length(quote) + 1 + Utf8Length(s) <= max) {
         quote += (EndsWithIdeographicStop(quote) ? "" : " ") + s;
       } else {
         break;
@@ -183,7 +174,7 @@ std::string ActionQuote(const std::vector<const Message*>& replies, std::size_t 
   for (const Message* m : replies) {
     for (const auto& s : SplitSentences(m->text)) {
       if (IsPleasantry(s)) continue;
-      const std::size_t len = CodePoints(s);
+      const std::size_t len = Utf8Length(s);
       if (!IsQuestion(s)) {
         if (len > bestLen) best = s, bestLen = len;
       } else if (len > bestQuestionLen) {
@@ -247,9 +238,9 @@ Result<std::string> ExtractiveSummarizer::Summarize(const SummaryInput& in) {
     return out;
   };
   std::string text = join(true);
-  if (CodePoints(text) > options_.textMax) text = join(false);  // the least needed part goes first
-  if (CodePoints(text) > options_.textMax)
-    text = TruncateCodePoints(text, std::max<std::size_t>(options_.textMax, 2) - 1) + "\u2026";
+  if (Utf8Length(text) > options_.textMax) text = join(false);  // the least needed part goes first
+  if (Utf8Length(text) > options_.textMax)
+    text = TruncateUtf8(text, std::max<std::size_t>(options_.textMax, 2) - 1) + "\u2026";
   return text;
 }
 

@@ -2,9 +2,7 @@
 // fallback when it fails) and stores the summary, in the style of the webhook
 // dispatcher: driven by the Clock, leased so a crash loses nothing.
 #include <algorithm>
-#include <condition_variable>
 #include <deque>
-#include <thread>
 
 #include "core/service_internal.h"
 #include "core/text.h"
@@ -81,11 +79,6 @@ struct SummaryWorker::Impl {
   ExtractiveSummarizer extractive;
   Summarizer* primary;
   Summarizer* fallback;
-
-  std::mutex mu;
-  std::condition_variable cv;
-  bool wake = false;
-  std::thread thread;
 
   explicit Impl(SummaryWorkerOptions opts)
       : o(std::move(opts)),
@@ -190,7 +183,9 @@ struct SummaryWorker::Impl {
   }
 };
 
-SummaryWorker::SummaryWorker(SummaryWorkerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+SummaryWorker::SummaryWorker(SummaryWorkerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))),
+      loop_([this] { return RunOnce(1) > 0; }, impl_->o.idlePollMillis) {}
 
 SummaryWorker::~SummaryWorker() { Stop(); }
 
@@ -205,33 +200,11 @@ int SummaryWorker::RunOnce(int max) {
   return done;
 }
 
-void SummaryWorker::Loop() {
-  Impl& I = *impl_;
-  while (running_.load()) {
-    if (RunOnce(1) > 0) continue;
-    std::unique_lock<std::mutex> lock(I.mu);
-    I.cv.wait_for(lock, std::chrono::milliseconds(I.o.idlePollMillis), [&] { return I.wake || !running_.load(); });
-    I.wake = false;
-  }
-}
+void SummaryWorker::Start() { loop_.Start(); }
 
-void SummaryWorker::Start() {
-  if (running_.exchange(true)) return;
-  impl_->thread = std::thread([this] { Loop(); });
-}
+// Waits for the job in flight.
+void SummaryWorker::Stop() { loop_.Stop(); }
 
-void SummaryWorker::Stop() {
-  if (!running_.exchange(false)) return;
-  impl_->cv.notify_all();
-  impl_->thread.join();
-}
-
-void SummaryWorker::Notify() {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    impl_->wake = true;
-  }
-  impl_->cv.notify_all();
-}
+void SummaryWorker::Notify() { loop_.Notify(); }
 
 }  // namespace livechat

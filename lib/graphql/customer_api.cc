@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <mutex>
-#include <unordered_map>
 
+#include "core/token_buckets.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
 
@@ -248,13 +247,6 @@ Result<graphql::Schema> BuildCustomerSchema() {
 
 namespace {
 
-// A token bucket: `capacity` tokens, refilled continuously at `rate` per
-// second on the monotonic clock.
-struct Bucket {
-  double tokens;
-  Millis at;
-};
-
 std::string ErrorsBody(std::string_view message, std::string_view code, bool dataNull) {
   std::string out = dataNull ? "{\"data\":null,\"errors\":[{\"message\":" : "{\"errors\":[{\"message\":";
   AppendJsonString(out, message);
@@ -303,30 +295,14 @@ bool IsIntrospectionOnly(const std::vector<std::string>& roots) {
 
 struct GraphQLApi::Impl {
   Impl(ChatService& svc, GraphQLApiOptions opts, graphql::Schema s)
-      : service(svc), options(std::move(opts)), schema(std::move(s)) {}
+      : service(svc),
+        options(std::move(opts)),
+        schema(std::move(s)),
+        buckets(svc.clock(), options.bucketCapacity, options.refillPerSecond) {}
   ChatService& service;
   GraphQLApiOptions options;
   graphql::Schema schema;
-  std::mutex mu;
-  std::unordered_map<std::string, Bucket> buckets;
-
-  // Takes `cost` tokens from `key`'s bucket; false (and the tokens left) when short.
-  bool Take(const std::string& key, std::int64_t cost, double* left) {
-    const Millis now = service.clock().MonotonicMillis();
-    std::lock_guard<std::mutex> lock(mu);
-    auto [it, inserted] = buckets.try_emplace(key, Bucket{static_cast<double>(options.bucketCapacity), now});
-    Bucket& b = it->second;
-    b.tokens = std::min<double>(static_cast<double>(options.bucketCapacity),
-                                b.tokens + static_cast<double>(now - b.at) * static_cast<double>(options.refillPerSecond) / 1000.0);
-    b.at = now;
-    if (static_cast<double>(cost) > b.tokens) {
-      *left = b.tokens;
-      return false;
-    }
-    b.tokens -= static_cast<double>(cost);
-    *left = b.tokens;
-    return true;
-  }
+  TokenBuckets buckets;
 
   std::int64_t Cost(const graphql::PreparedOperation& op) {
     return graphql::CalculateCost(op, [&](const graphql::WeighedField& f) {
@@ -447,8 +423,9 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
   }
 
   const std::int64_t cost = I.Cost(op);
-  double left = 0;
-  if (!I.Take(bucketKey, cost, &left)) {
+  const TokenBuckets::Outcome taken = I.buckets.Take(bucketKey, cost);
+  const double left = taken.left;
+  if (!taken.allowed) {
     graphql::ExecutionResult r;
     r.hasData = true;
     r.data = Value();

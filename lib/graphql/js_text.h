@@ -11,13 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "livechat/base/utf8.h"
+
 namespace livechat::graphql::internal {
 
-// Decodes one UTF-8 sequence at `pos`. Returns its length in bytes (1-4) and
-// sets `codePoint`, or 0 when the bytes there are not well-formed UTF-8
-// (overlong, surrogate, out of range, truncated).
-std::size_t DecodeUtf8(std::string_view s, std::size_t pos, std::uint32_t& codePoint);
-void AppendUtf8(std::string& out, std::uint32_t codePoint);
 // Length in UTF-16 code units (what JavaScript's .length counts); an
 // ill-formed byte counts as one unit.
 std::size_t Utf16Length(std::string_view s);

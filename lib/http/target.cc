@@ -113,47 +113,4 @@ std::optional<ParsedTarget> ParseTarget(std::string_view target) {
   return out;
 }
 
-bool IsValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  while (i < n) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len;
-    std::uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return false;  // continuation byte, overlong lead (C0/C1) or beyond U+10FFFF (F5..FF)
-    }
-    if (i + static_cast<std::size_t>(len) > n) return false;
-    for (int k = 1; k < len; ++k) {
-      auto cc = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return false;
-    if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return false;
-    i += static_cast<std::size_t>(len);
-  }
-  return true;
-}
-
-std::size_t Utf8Length(std::string_view s) {
-  std::size_t count = 0;
-  for (char ch : s)
-    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++count;
-  return count;
-}
-
 }  // namespace livechat

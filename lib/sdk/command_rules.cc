@@ -15,7 +15,7 @@ namespace {
 
 using rapidjson::Value;
 using Warning = std::optional<std::string>;
-using livechat::internal::CodePoints;
+using livechat::Utf8Length;
 using livechat::internal::Trim;
 
 // Spec-free limits chosen for the SDK (docs/decisions.md, "Storefront SDK").
@@ -62,7 +62,7 @@ struct Ctx {
 Warning String(const Ctx& c, const Value& v, std::string_view what, std::size_t max, bool allowEmpty) {
   if (!v.IsString()) return c.Fail(what, fmt::format("must be a string (got {})", TypeName(v)));
   if (!allowEmpty && Trim(Str(v)).empty()) return c.Fail(what, "must not be empty");
-  std::size_t n = CodePoints(Str(v));
+  std::size_t n = Utf8Length(Str(v));
   if (n > max) return c.Fail(what, fmt::format("must be at most {} characters (got {})", max, n));
   return std::nullopt;
 }
@@ -184,8 +184,8 @@ Warning StringMap(const Ctx& c, const Value& v, std::string_view what) {
     std::string_view name = Str(m.name);
     std::string key = fmt::format("key \"{}\"", name);
     if (Trim(name).empty()) return c.Fail(what, "keys must not be empty");
-    if (CodePoints(name) > kNameMax)
-      return c.Fail(what, fmt::format("keys must be at most {} characters (got {})", kNameMax, CodePoints(name)));
+    if (Utf8Length(name) > kNameMax)
+      return c.Fail(what, fmt::format("keys must be at most {} characters (got {})", kNameMax, Utf8Length(name)));
     if (auto w = String(c, m.value, fmt::format("{} {}", what, key), kValueMax, true)) return w;
   }
   return std::nullopt;

@@ -49,7 +49,7 @@ CommandValidator::CommandValidator(const Clock& clock, SdkLimits limits)
 CommandValidator::~CommandValidator() = default;
 
 Status CommandValidator::CheckArguments(std::string_view command, std::string_view argsJson) const {
-  if (!livechat::internal::ValidUtf8(command) || !livechat::internal::ValidUtf8(argsJson))
+  if (!livechat::IsValidUtf8(command) || !livechat::IsValidUtf8(argsJson))
     return Invalid("command and arguments must be valid UTF-8");
   rapidjson::Document args;
   if (livechat::internal::Trim(argsJson).empty()) {

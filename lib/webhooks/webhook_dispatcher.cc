@@ -19,11 +19,8 @@ struct WebhookDispatcher::Impl {
   Random* random;
   Resolver* resolver;
 
-  std::mutex mu;
-  std::condition_variable cv;
-  bool wake = false;
+  std::mutex mu;  // guards inFlight
   std::unordered_set<std::string> inFlight;  // subscription ids being sent to now
-  std::vector<std::thread> threads;
 
   explicit Impl(DispatcherOptions opts)
       : o(std::move(opts)),
@@ -84,7 +81,9 @@ struct WebhookDispatcher::Impl {
   }
 };
 
-WebhookDispatcher::WebhookDispatcher(DispatcherOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+WebhookDispatcher::WebhookDispatcher(DispatcherOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))),
+      loop_([this] { return RunOnce(1) > 0; }, impl_->o.idlePollMillis) {}
 
 WebhookDispatcher::~WebhookDispatcher() { Stop(); }
 
@@ -266,37 +265,12 @@ int WebhookDispatcher::RunOnce(int max) {
   return done;
 }
 
-void WebhookDispatcher::SenderLoop() {
-  Impl& I = *impl_;
-  while (running_.load()) {
-    // One delivery per pass, so Stop() waits for at most the send in flight,
-    // not for a batch of sends each bounded by the timeout.
-    int n = RunOnce(1);
-    if (n > 0) continue;
-    std::unique_lock<std::mutex> lock(I.mu);
-    I.cv.wait_for(lock, std::chrono::milliseconds(I.o.idlePollMillis), [&] { return I.wake || !running_.load(); });
-    I.wake = false;
-  }
-}
+// One delivery per pass, so Stop() waits for at most the send in flight, not
+// for a batch of sends each bounded by the timeout.
+void WebhookDispatcher::Start() { loop_.Start(impl_->o.threads); }
 
-void WebhookDispatcher::Start() {
-  if (running_.exchange(true)) return;
-  for (int i = 0; i < std::max(1, impl_->o.threads); ++i) impl_->threads.emplace_back([this] { SenderLoop(); });
-}
+void WebhookDispatcher::Stop() { loop_.Stop(); }
 
-void WebhookDispatcher::Stop() {
-  if (!running_.exchange(false)) return;
-  impl_->cv.notify_all();
-  for (auto& t : impl_->threads) t.join();
-  impl_->threads.clear();
-}
-
-void WebhookDispatcher::Notify() {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    impl_->wake = true;
-  }
-  impl_->cv.notify_all();
-}
+void WebhookDispatcher::Notify() { loop_.Notify(); }
 
 }  // namespace livechat

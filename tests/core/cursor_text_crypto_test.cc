@@ -37,14 +37,14 @@ TEST_CASE("conversation and message cursors: round trip, and garbage is refused"
 }
 
 TEST_CASE("UTF-8 validation and code point counting") {
-  CHECK(ValidUtf8("plain"));
-  CHECK(ValidUtf8("caf\xc3\xa9 \xf0\x9f\x98\x80"));
-  CHECK_FALSE(ValidUtf8("\xc3"));              // truncated
-  CHECK_FALSE(ValidUtf8("\xc0\xaf"));          // overlong
-  CHECK_FALSE(ValidUtf8("\xed\xa0\x80"));      // surrogate
-  CHECK_FALSE(ValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
-  CHECK(CodePoints("caf\xc3\xa9") == 4);
-  CHECK(CodePoints("\xf0\x9f\x98\x80") == 1);
+  CHECK(IsValidUtf8("plain"));
+  CHECK(IsValidUtf8("caf\xc3\xa9 \xf0\x9f\x98\x80"));
+  CHECK_FALSE(IsValidUtf8("\xc3"));              // truncated
+  CHECK_FALSE(IsValidUtf8("\xc0\xaf"));          // overlong
+  CHECK_FALSE(IsValidUtf8("\xed\xa0\x80"));      // surrogate
+  CHECK_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
+  CHECK(Utf8Length("caf\xc3\xa9") == 4);
+  CHECK(Utf8Length("\xf0\x9f\x98\x80") == 1);
   CHECK(Trim("  a b \n") == "a b");
 }
 

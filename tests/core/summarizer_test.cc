@@ -113,16 +113,16 @@ TEST_CASE("extractive: long messages are trimmed on a word, the whole summary is
   // Three long quotes: 160 each would exceed 600, so the last word goes first.
   std::string text = Summarize({Msg(1, "customer", longSentence), Msg(2, "agent", longSentence),
                                 Msg(3, "customer", "Second " + longSentence)});
-  CHECK(internal::CodePoints(text) <= 600);
+  CHECK(Utf8Length(text) <= 600);
   CHECK(text.find("last message") != std::string::npos);
   text = Summarize({Msg(1, "customer", longSentence), Msg(2, "agent", longSentence),
                     Msg(3, "customer", "Second " + longSentence)},
                    ExtractiveOptions{160, 400});
-  CHECK(internal::CodePoints(text) <= 400);
+  CHECK(Utf8Length(text) <= 400);
   CHECK(text.find("last message") == std::string::npos);
   CHECK(text.substr(text.size() - std::string("Resolved after 3 messages.").size()) == "Resolved after 3 messages.");
   text = Summarize({Msg(1, "customer", longSentence)}, ExtractiveOptions{160, 100});
-  CHECK(internal::CodePoints(text) == 100);
+  CHECK(Utf8Length(text) == 100);
 }
 
 TEST_CASE("extractive: a redacted conversation is not summarized, only counted") {

@@ -3,60 +3,11 @@
 #include <cstdint>
 #include <optional>
 
+#include "livechat/base/json_writer.h"
+#include "livechat/base/utf8.h"
+
 namespace livechat::sqlite {
 namespace {
-
-void AppendString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 15]);
-        } else {
-          out.push_back(ch);
-        }
-    }
-  }
-  out.push_back('"');
-}
-
-void AppendUtf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 class Parser {
  public:
@@ -170,26 +121,14 @@ Error Corrupt(std::string_view what, std::string_view json) {
 }  // namespace
 
 std::string EncodeStringArray(const std::vector<std::string>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    AppendString(out, values[i]);
-  }
-  out.push_back(']');
+  std::string out;
+  AppendJsonStringArray(out, values);
   return out;
 }
 
 std::string EncodeStringMap(const std::map<std::string, std::string>& values) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [k, v] : values) {
-    if (!first) out.push_back(',');
-    first = false;
-    AppendString(out, k);
-    out.push_back(':');
-    AppendString(out, v);
-  }
-  out.push_back('}');
+  std::string out;
+  AppendJsonStringMap(out, values);
   return out;
 }
 

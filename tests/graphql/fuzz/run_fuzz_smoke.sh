@@ -18,7 +18,7 @@ mkdir -p "$out"
 if ! "$clangxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fsanitize-ignorelist="$src/tests/graphql/fuzz/ubsan_ignorelist.txt" \
     -DRAPIDJSON_HAS_STDSTRING=1 -I"$src/include" -I"$src/lib" -I"$src/tests" \
-    "$src/tests/graphql/fuzz/graphql_fuzzer.cc" "$src"/lib/graphql/*.cc \
+    "$src/tests/graphql/fuzz/graphql_fuzzer.cc" "$src"/lib/graphql/*.cc "$src"/lib/base/*.cc \
     "$bin/liblivechat_http.a" "$bin/liblivechat_core.a" -lsodium -lfmt -o "$out/graphql_fuzzer" 2>"$out/build.log"; then
   if grep -q "fuzzer" "$out/build.log" && grep -qi "cannot find\|no such file" "$out/build.log"; then
     echo "clang's libFuzzer runtime is missing (libclang-rt-*-dev): fuzz target skipped"
