@@ -98,6 +98,15 @@ bool IsUploadTarget(const std::string& target) {
   return path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import";
 }
 
+namespace {
+
+bool HasNoFraming(const httplib::Request& req) {
+  return (req.method == "POST" || req.method == "PUT" || req.method == "PATCH") &&
+         !req.has_header("Content-Length") && !req.has_header("Transfer-Encoding");
+}
+
+}  // namespace
+
 void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, livechat::RestApi* rest) {
   // Every response carries the request id; the logger (which cpp-httplib
   // calls after each response) logs it and counts the request.
@@ -106,6 +115,15 @@ void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, 
                                                                              httplib::Response& res) {
     tRequestStart = Steady::now();
     res.set_header("X-Request-Id", RequestIdFor(req));
+    if (HasNoFraming(req)) {
+      // RFC 9112 section 6.3: a request with neither Content-Length nor
+      // Transfer-Encoding has a body of length zero (`curl -X PUT` sends
+      // one). cpp-httplib 0.11.4 refuses such a POST, PUT or PATCH as
+      // unparsable (400) before any route; saying the length it already has
+      // lets the routers answer (405 for a method the path lacks). The
+      // request object is cpp-httplib's own, not a constant.
+      const_cast<httplib::Request&>(req).set_header("Content-Length", "0");
+    }
     if (commandMax > 0 && req.get_header_value<std::uint64_t>("Content-Length") > commandMax && !IsUploadTarget(req.target)) {
       const livechat::Error tooLarge{livechat::ErrorCode::kPayloadTooLarge,
                                      "the body is larger than " + std::to_string(commandMax) +

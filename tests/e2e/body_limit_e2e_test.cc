@@ -130,3 +130,25 @@ TEST_CASE("the transport's 413 on /chat and /webhook/subscriptions is counted an
   }
   e2e::StopDaemon(daemon);
 }
+
+TEST_CASE("a POST, PUT or PATCH with neither Content-Length nor Transfer-Encoding has an empty body (RFC 9112 6.3)") {
+  // `curl -X PUT URL` sends such a request; cpp-httplib alone answers it 400
+  // "could not be parsed" before any route.
+  e2e::TempDir dir;
+  e2e::Daemon daemon = e2e::StartDaemon(dir, dir.File("framing.db"), {});
+  auto bare = [](const std::string& method, const std::string& path) {
+    return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  };
+  const std::string put = HeadOnly(daemon.port, bare("PUT", "/storefront/sessions"));
+  CHECK(put.rfind("HTTP/1.1 405 ", 0) == 0);
+  CHECK(HasHeader(put, "Allow: POST, OPTIONS"));
+  CHECK(put.find("\"METHOD_NOT_ALLOWED\"") != std::string::npos);
+  const std::string patch = HeadOnly(daemon.port, bare("PATCH", "/storefront/updates"));
+  CHECK(patch.rfind("HTTP/1.1 405 ", 0) == 0);
+  CHECK(HasHeader(patch, "Allow: GET, OPTIONS"));
+  // A path that has the method gets its own answer, here the missing App ID.
+  const std::string post = HeadOnly(daemon.port, bare("POST", "/storefront/sessions"));
+  CHECK(post.rfind("HTTP/1.1 401 ", 0) == 0);
+  CHECK(post.find("\"UNAUTHENTICATED\"") != std::string::npos);
+  e2e::StopDaemon(daemon);
+}
