@@ -37,7 +37,7 @@ TEST_CASE("every AI setting flag is read from its section and key") {
     const std::string json = std::string("{\"") + f.section + "\":{\"" + f.key + "\":" + (flipped ? "true" : "false") + "}}";
     auto parsed = internal::ParseAiSettings(json, base);
     REQUIRE(parsed.ok());
-    CHECK(parsed->*f.field == flipped);
+    CHECK((*parsed).*f.field == flipped);
   }
 }
 
