@@ -156,7 +156,8 @@ Outcome MemberCreate(ChatService& service, const ParsedArgs& a) {
   in.firstName = Opt(a, "first-name");
   in.lastName = Opt(a, "last-name");
   in.role = Opt(a, "role").value_or("member");
-  if (in.role != "admin" && in.role != "member") return UsageError("--role must be admin or member");
+  // The core's rule, refused here as a usage error (exit code 2) like every option.
+  if (!livechat::IsMemberRole(in.role)) return UsageError("--" + std::string(livechat::kMemberRoleMessage));
   in.password = Opt(a, "password");
   in.active = !Has(a, "inactive");
   in.avatarUrl = Opt(a, "avatar-url");
@@ -169,7 +170,7 @@ Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
   livechat::InboundMessageInput in;
   in.channel = Opt(a, "channel").value_or("online_store");
   if (!livechat::IsKnownChannel(in.channel))
-    return UsageError("--channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
+    return UsageError("--" + std::string(livechat::kUnknownChannelMessage));
   in.customerName = Opt(a, "customer-name");
   in.customerEmail = Opt(a, "customer-email");
   in.customerPhone = Opt(a, "customer-phone");
@@ -353,6 +354,20 @@ Outcome SettingsShow(ChatService& service, const ParsedArgs& a) {
   return Ok(livechat::ToJson(*s));
 }
 
+// "trainingData.products|collections|discounts, skills.sizeGuide|..., loyaltyPartner"
+std::string KnownSettingNames() {
+  std::string out, section;
+  for (const auto& f : livechat::kAiSettingFlags) {
+    if (section == f.section) {
+      out += std::string("|") + f.key;
+    } else {
+      section = f.section;
+      out += (out.empty() ? "" : ", ") + section + "." + f.key;
+    }
+  }
+  return out + ", loyaltyPartner";
+}
+
 // --set "trainingData.products=on,skills.sizeGuide=off,loyaltyPartner=Smile.io"
 Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
   std::map<std::string, std::string> sections;  // section -> "k":v,...
@@ -378,14 +393,11 @@ Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
     auto dot = name.find('.');
     std::string section = dot == std::string::npos ? "" : name.substr(0, dot);
     std::string key = dot == std::string::npos ? "" : name.substr(dot + 1);
-    static const std::map<std::string, std::vector<std::string>> kKnown = {
-        {"trainingData", {"products", "collections", "discounts"}},
-        {"skills", {"sizeGuide", "orderTracking", "afterSaleSupport", "humanAgentTransfer"}}};
-    auto sec = kKnown.find(section);
-    if (sec == kKnown.end() || std::find(sec->second.begin(), sec->second.end(), key) == sec->second.end())
-      return UsageError("unknown setting \"" + name +
-                        "\" (trainingData.products|collections|discounts, skills.sizeGuide|orderTracking|"
-                        "afterSaleSupport|humanAgentTransfer, loyaltyPartner)");
+    // The core's list of on/off settings (livechat/knowledge.h).
+    const auto& flags = livechat::kAiSettingFlags;
+    if (std::none_of(std::begin(flags), std::end(flags),
+                     [&](const livechat::AiSettingFlag& f) { return section == f.section && key == f.key; }))
+      return UsageError("unknown setting \"" + name + "\" (" + KnownSettingNames() + ")");
     if (value != "on" && value != "off") return UsageError(name + " takes on or off, got \"" + value + "\"");
     std::string& body = sections[section];
     if (!body.empty()) body += ",";
@@ -408,8 +420,10 @@ Outcome StoreInstall(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome Audit(ChatService& service, const ParsedArgs& a) {
+  constexpr int kMax = ChatService::kPlatformRequestsLimitMax;
   auto limit = ParseCount(Opt(a, "limit").value_or("100"));
-  if (!limit || *limit < 1 || *limit > 1000) return UsageError("--limit expects a whole number from 1 to 1000");
+  if (!limit || *limit < 1 || *limit > kMax)
+    return UsageError("--limit expects a whole number from 1 to " + std::to_string(kMax));
   auto rows = service.ListPlatformRequests(Principal::System(Req(a, "store")), *limit);
   if (!rows.ok()) return Failed(rows.error());
   std::vector<std::string> items;

@@ -70,10 +70,7 @@ livechat::Status WriteMarker(const std::string& path, const Marker& m) {
 livechat::Result<std::string> NewDemoKey(livechat::ChatService& service, const std::string& shopId) {
   livechat::CreateKeyInput in;
   in.name = "demo";
-  in.permissions = livechat::kPermReadConversations | livechat::kPermManageConversations |
-                   livechat::kPermReadCustomers | livechat::kPermReadSetupStatus | livechat::kPermReadSettings |
-                   livechat::kPermManageWidgetSettings | livechat::kPermManageAllSettings |
-                   livechat::kPermManageKnowledge;
+  in.permissions = livechat::kPermAll;
   auto key = service.CreateApiKey(livechat::Principal::System(shopId), in);
   if (!key.ok()) return key.take_error();
   return std::move(key->secret);

@@ -394,6 +394,18 @@ class ChatService {
   Result<Conversation> SetState(const Principal& p, const std::string& id, const std::optional<std::string>& status);
   // memberId empty optional: unassign.
   Result<Conversation> Assign(const Principal& p, const std::string& id, const std::optional<std::string>& memberId);
+  // An assignment as a request states it, where "not said" and "null" differ:
+  // absent is a mistake (INVALID_PARAMS, nothing changes), null unassigns.
+  // Every surface passes what it parsed, so the rule and its message are one.
+  struct AssignTarget {
+    enum class Kind : std::uint8_t { kAbsent, kUnassign, kMember };
+    Kind kind = Kind::kAbsent;
+    std::string memberId;  // kMember only
+    static AssignTarget Absent() { return {}; }
+    static AssignTarget Unassign() { return {Kind::kUnassign, {}}; }
+    static AssignTarget Member(std::string id) { return {Kind::kMember, std::move(id)}; }
+  };
+  Result<Conversation> Assign(const Principal& p, const std::string& id, const AssignTarget& target);
   Result<Conversation> MarkRead(const Principal& p, const std::string& id);
   Result<TypingState> SetTyping(const Principal& p, const std::string& id, const std::optional<std::string>& memberId,
                                 std::optional<bool> active);
@@ -462,6 +474,8 @@ class ChatService {
   // "refused" and returned as such, not as an error. Unknown store: NOT_FOUND.
   Result<PlatformRequest> ApplyPlatformRequest(const Principal& p, const PlatformRequestInput& in);
   // The audit trail, newest first; `limit` 1..1000.
+  // limit: 1 to kPlatformRequestsLimitMax.
+  static constexpr int kPlatformRequestsLimitMax = 1000;
   Result<std::vector<PlatformRequest>> ListPlatformRequests(const Principal& p, int limit);
   Result<std::vector<DataRequest>> ListDataRequests(const Principal& p);
   Result<DataRequest> GetDataRequest(const Principal& p, const std::string& id);

@@ -61,4 +61,22 @@ struct AiSettings {
   std::string loyaltyPartner;  // empty: none connected
 };
 
+// The on/off settings and where each sits in the settings JSON
+// ({"trainingData":{"products":true},...}): the one list the JSON reader and
+// livechatctl's --set both go by.
+struct AiSettingFlag {
+  const char* section;
+  const char* key;
+  bool AiSettings::*field;
+};
+inline constexpr AiSettingFlag kAiSettingFlags[] = {
+    {"trainingData", "products", &AiSettings::trainProducts},
+    {"trainingData", "collections", &AiSettings::trainCollections},
+    {"trainingData", "discounts", &AiSettings::trainDiscounts},
+    {"skills", "sizeGuide", &AiSettings::skillSizeGuide},
+    {"skills", "orderTracking", &AiSettings::skillOrderTracking},
+    {"skills", "afterSaleSupport", &AiSettings::skillAfterSaleSupport},
+    {"skills", "humanAgentTransfer", &AiSettings::skillHumanAgentTransfer},
+};
+
 }  // namespace livechat

@@ -44,6 +44,11 @@ enum Permission : std::uint32_t {
   kPermManageAllSettings = 1u << 6,
   kPermManageKnowledge = 1u << 7,
 };
+// Every permission above: the demo keys' mask, so a demo shows every surface
+// (the tool server's admin tools included). A new permission goes in here too.
+inline constexpr std::uint32_t kPermAll = kPermReadConversations | kPermManageConversations | kPermReadCustomers |
+                                          kPermReadSetupStatus | kPermReadSettings | kPermManageWidgetSettings |
+                                          kPermManageAllSettings | kPermManageKnowledge;
 // Slugs: read_conversations, manage_conversations, read_customers,
 // read_setup_status, read_settings, manage_widget_settings,
 // manage_all_settings, manage_knowledge.
@@ -128,6 +133,13 @@ std::string PhoneKey(std::string_view phone);
 // Channels a conversation can start on (list filter `channel`).
 // online_store | email | facebook | instagram | whatsapp
 bool IsKnownChannel(std::string_view channel);
+// The refusals of the two rules below, one text for every surface (a CLI
+// prefixes its option's dashes).
+inline constexpr std::string_view kUnknownChannelMessage =
+    "channel must be one of online_store, email, facebook, instagram, whatsapp, playground";
+// A team member's role: admin or member.
+inline bool IsMemberRole(std::string_view role) { return role == "admin" || role == "member"; }
+inline constexpr std::string_view kMemberRoleMessage = "role must be admin or member";
 
 struct Conversation {
   std::string id;                          // app-wide id (UUID)

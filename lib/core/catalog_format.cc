@@ -346,13 +346,7 @@ Result<AiSettings> SettingsFrom(const Value& v, const AiSettings& base, const st
   if (!v.IsObject()) return Bad(path, "must be an object");
   Status err;
   AiSettings s = base;
-  s.trainProducts = Flag(v, "trainingData", "products", s.trainProducts, err);
-  s.trainCollections = Flag(v, "trainingData", "collections", s.trainCollections, err);
-  s.trainDiscounts = Flag(v, "trainingData", "discounts", s.trainDiscounts, err);
-  s.skillSizeGuide = Flag(v, "skills", "sizeGuide", s.skillSizeGuide, err);
-  s.skillOrderTracking = Flag(v, "skills", "orderTracking", s.skillOrderTracking, err);
-  s.skillAfterSaleSupport = Flag(v, "skills", "afterSaleSupport", s.skillAfterSaleSupport, err);
-  s.skillHumanAgentTransfer = Flag(v, "skills", "humanAgentTransfer", s.skillHumanAgentTransfer, err);
+  for (const auto& f : kAiSettingFlags) s.*f.field = Flag(v, f.section, f.key, s.*f.field, err);
   auto lp = v.FindMember("loyaltyPartner");
   if (lp != v.MemberEnd()) {
     if (lp->value.IsNull()) s.loyaltyPartner.clear();

@@ -247,8 +247,7 @@ Result<Page<Conversation>> ChatService::ListConversations(const Principal& p, co
     q.status = f.status;
   }
   if (f.channel) {
-    if (!IsKnownChannel(*f.channel))
-      return Invalid("channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
+    if (!IsKnownChannel(*f.channel)) return Invalid(std::string(kUnknownChannelMessage));
     q.channel = f.channel;
   }
   if (f.assigneeId) {
@@ -345,6 +344,15 @@ Result<Conversation> ChatService::SetState(const Principal& p, const std::string
     if (summaryQueued && options_.onSummaryQueued) options_.onSummaryQueued();
   }
   return out;
+}
+
+Result<Conversation> ChatService::Assign(const Principal& p, const std::string& id, const AssignTarget& target) {
+  // Checked before the permission, as the surfaces always did: a malformed
+  // request is reported as such whoever sends it.
+  if (target.kind == AssignTarget::Kind::kAbsent)
+    return MakeError(ErrorCode::kInvalidParams, "memberId is required: a member id, or null to unassign");
+  return Assign(p, id,
+                target.kind == AssignTarget::Kind::kMember ? std::optional<std::string>(target.memberId) : std::nullopt);
 }
 
 Result<Conversation> ChatService::Assign(const Principal& p, const std::string& id,

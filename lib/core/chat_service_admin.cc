@@ -99,7 +99,7 @@ Result<Member> ChatService::CreateMember(const Principal& p, const CreateMemberI
   LC_RETURN_IF_ERROR(RequireSystem(p));
   LC_RETURN_IF_ERROR(CheckText(in.email, "email", 254));
   if (in.email.find('@') == std::string::npos) return Invalid("email must be an email address");
-  if (in.role != "admin" && in.role != "member") return Invalid("role must be admin or member");
+  if (!IsMemberRole(in.role)) return Invalid(std::string(kMemberRoleMessage));
   if (in.firstName) LC_RETURN_IF_ERROR(CheckText(in.firstName, "firstName", 100));
   if (in.lastName) LC_RETURN_IF_ERROR(CheckText(in.lastName, "lastName", 100));
   Member m;
@@ -342,10 +342,7 @@ Result<CreatedKey> ChatService::CreateDemo(const std::string& shopName) {
   }
   CreateKeyInput key;
   key.name = "Demo key";
-  // Every permission, so the demo shows every surface (the tool server's
-  // admin tools included).
-  key.permissions = kPermReadConversations | kPermManageConversations | kPermReadCustomers | kPermReadSetupStatus |
-                    kPermReadSettings | kPermManageWidgetSettings | kPermManageAllSettings | kPermManageKnowledge;
+  key.permissions = kPermAll;
   return CreateApiKey(sys, key);
 }
 

@@ -506,7 +506,8 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
 
 Result<std::vector<PlatformRequest>> ChatService::ListPlatformRequests(const Principal& p, int limit) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  if (limit < 1 || limit > 1000) return Invalid("limit must be between 1 and 1000");
+  if (limit < 1 || limit > kPlatformRequestsLimitMax)
+    return Invalid(fmt::format("limit must be between 1 and {}", kPlatformRequestsLimitMax));
   return ReadValue<std::vector<PlatformRequest>>(store(), [&](StoreReader& r) -> Result<std::vector<PlatformRequest>> {
     LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(p.shopId));
     if (!shop) return NotFound("store");

@@ -4,9 +4,9 @@
 #include "mcp/tools.h"
 
 #include "mcp/json_schema.h"
+#include "core/shopping.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <fmt/format.h>
 
@@ -85,8 +85,7 @@ std::string Relevance(double r) { return fmt::format("{:.4f}", r); }
 
 // ---- gates (the spec's table) ----
 
-bool PlanAtLeast(Plan have, Plan need) { return static_cast<int>(have) >= static_cast<int>(need); }
-
+// The plan entitlements themselves are the core's (core/shopping.h).
 std::string Always(const ToolContext&) { return ""; }
 std::string NeedProducts(const ToolContext& c) {
   return c.ai.trainProducts ? "" : "turn on training data: products in the AI settings";
@@ -99,11 +98,11 @@ std::string NeedDiscounts(const ToolContext& c) {
 }
 std::string NeedSizeGuide(const ToolContext& c) {
   if (!c.ai.skillSizeGuide) return "turn on the size guide skill in the AI settings";
-  return PlanAtLeast(c.shop.plan, Plan::kPro) ? "" : "the size guide needs the Pro plan or higher";
+  return PlanAllowsSizeGuide(c.shop.plan) ? "" : "the size guide needs the Pro plan or higher";
 }
 std::string NeedOrderTracking(const ToolContext& c) {
   if (!c.ai.skillOrderTracking) return "turn on the order tracking skill in the AI settings";
-  return PlanAtLeast(c.shop.plan, Plan::kBasic) ? "" : "order tracking needs the Basic plan or higher";
+  return PlanAllowsOrderTracking(c.shop.plan) ? "" : "order tracking needs the Basic plan or higher";
 }
 std::string NeedAfterSale(const ToolContext& c) {
   return c.ai.skillAfterSaleSupport ? "" : "turn on the after-sale support skill in the AI settings";
@@ -113,7 +112,7 @@ std::string NeedTransfer(const ToolContext& c) {
 }
 std::string NeedLoyalty(const ToolContext& c) {
   if (c.ai.loyaltyPartner.empty()) return "connect a loyalty partner first";
-  return PlanAllowsApiKeys(c.shop.plan) ? "" : "loyalty lookups need a plan with API access (Pro or Plus)";
+  return PlanAllowsLoyalty(c.shop.plan) ? "" : "loyalty lookups need a plan with API access (Pro or Plus)";
 }
 std::string NeedSetupStatus(const ToolContext& c) {
   return c.principal.Has(kPermReadSetupStatus) ? "" : "the API key lacks the \"Read setup status\" permission";
@@ -193,12 +192,14 @@ ToolOutcome UpdateTags(const ToolContext& c, const Value& a) {
 }
 
 ToolOutcome AssignMember(const ToolContext& c, const Value& a) {
+  // JSON presence and null become the core's tri-state (the schema already
+  // makes memberId a string or null); the core decides what absent means.
+  using Target = ChatService::AssignTarget;
   auto it = a.FindMember("memberId");
-  std::optional<std::string> member;
-  if (it != a.MemberEnd() && it->value.IsString()) member = it->value.GetString();
-  // The REST rule: an absent memberId is a mistake, an explicit null unassigns.
-  if (it == a.MemberEnd()) return Fail("INVALID_PARAMS: memberId is required (null unassigns)");
-  auto conv = c.service.Assign(c.principal, Str(a, "conversationId"), member);
+  const Target target = it == a.MemberEnd()       ? Target::Absent()
+                        : it->value.IsString() ? Target::Member(it->value.GetString())
+                                               : Target::Unassign();
+  auto conv = c.service.Assign(c.principal, Str(a, "conversationId"), target);
   if (!conv.ok()) return FromError(conv.error());
   return Ok(Obj({{"conversationId", Quote(conv->id)},
                  {"memberId", conv->memberId ? Quote(*conv->memberId) : "null"}}));
@@ -274,107 +275,32 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
 }
 
 // A cart: {"conversationId", "items": [...], "itemCount", "subtotal", "currency"}.
-// Lines are stored; totals are derived on every read, never stored stale.
-constexpr rapidjson::SizeType kCartLinesMax = 100;
-constexpr std::int64_t kCartLineQuantityMax = 999;
-
-// Applies one change to the cart's lines (a JSON array). Runs inside the
-// cart's write transaction (ChatService::ChangeCart).
-Result<std::string> ApplyCartChange(const ToolContext& c, const Value& a, const std::string& current) {
-  const std::string action = Str(a, "action");
-  const std::string variantId = Str(a, "variantId");
-  const std::int64_t quantity = Int(a, "quantity", 1);
-  auto fail = [](ErrorCode code, std::string m) -> Result<std::string> { return MakeError(code, std::move(m)); };
-  rapidjson::Document items;
-  items.Parse(current.c_str());
-  if (!items.IsArray()) items.SetArray();
-  auto& alloc = items.GetAllocator();
-  auto findLine = [&](const std::string& id) -> rapidjson::SizeType {
-    for (rapidjson::SizeType i = 0; i < items.Size(); ++i)
-      if (id == items[i]["variantId"].GetString()) return i;
-    return items.Size();
-  };
-  if (action == "add" || action == "update") {
-    const std::string productId = Str(a, "productId");
-    if (productId.empty() || variantId.empty())
-      return fail(ErrorCode::kInvalidParams, fmt::format("action {} needs productId and variantId", action));
-    LC_ASSIGN_OR_RETURN(CatalogItem product, c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, productId));
-    rapidjson::Document p;
-    p.Parse(product.dataJson.c_str());
-    const Value* variant = nullptr;
-    for (const auto& v : p["variants"].GetArray())
-      if (variantId == v["id"].GetString()) variant = &v;
-    if (!variant)
-      return fail(ErrorCode::kNotFound, fmt::format("product {} has no variant {} (product_lookup lists its variants)",
-                                                    productId, variantId));
-    const auto line = findLine(variantId);
-    const std::int64_t want =
-        action == "add" && line < items.Size() ? items[line]["quantity"].GetInt64() + quantity : quantity;
-    if ((*variant)["available"].IsBool() && !(*variant)["available"].GetBool())
-      return MakeError(ErrorCode::kConflict, "UNAVAILABLE: this variant is not available for sale");
-    if ((*variant)["inventory"].IsInt64() && want > (*variant)["inventory"].GetInt64())
-      return MakeError(ErrorCode::kConflict,
-                       fmt::format("OUT_OF_STOCK: only {} in stock for this variant", (*variant)["inventory"].GetInt64()));
-    if (want > kCartLineQuantityMax)
-      return fail(ErrorCode::kInvalidParams, fmt::format("at most {} of one variant per cart", kCartLineQuantityMax));
-    if (line < items.Size()) {
-      items[line]["quantity"].SetInt64(want);
-    } else {
-      if (items.Size() >= kCartLinesMax)
-        return fail(ErrorCode::kInvalidParams, fmt::format("a cart holds at most {} lines", kCartLinesMax));
-      Value l(rapidjson::kObjectType);
-      l.AddMember("productId", Value(productId.c_str(), alloc), alloc);
-      l.AddMember("variantId", Value(variantId.c_str(), alloc), alloc);
-      l.AddMember("title", Value(p["title"], alloc), alloc);
-      l.AddMember("variantTitle", Value((*variant)["title"], alloc), alloc);
-      l.AddMember("price", Value((*variant)["price"], alloc), alloc);
-      l.AddMember("quantity", want, alloc);
-      l.AddMember("currency", Value(p["currency"].IsString() ? p["currency"].GetString() : "USD", alloc), alloc);
-      items.PushBack(l, alloc);
-    }
-  } else if (action == "remove") {
-    if (variantId.empty()) return fail(ErrorCode::kInvalidParams, "action remove needs variantId");
-    const auto line = findLine(variantId);
-    if (line == items.Size()) return fail(ErrorCode::kNotFound, "the cart has no line with variant " + variantId);
-    items.Erase(items.Begin() + line);
-  } else if (action == "clear") {
-    items.Clear();
-  }
-  return CompactJson(items);
-}
-
+// The cart rules and totals are the core's (core/shopping.h); this parses the
+// tool's arguments and formats the result.
 ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
   const std::string convId = Str(a, "conversationId");
   const bool read = Str(a, "action") == "get";
+  const CartChange change{Str(a, "action"), Str(a, "productId"), Str(a, "variantId"), Int(a, "quantity", 1)};
+  const ProductSource product = [&](const std::string& id) -> Result<std::string> {
+    LC_ASSIGN_OR_RETURN(CatalogItem item, c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, id));
+    return item.dataJson;
+  };
+  // Applied inside the cart's write transaction (ChatService::ChangeCart).
   auto lines = c.service.ChangeCart(
       c.principal, convId,
       read ? std::function<Result<std::string>(const std::string&)>()
-           : [&](const std::string& current) { return ApplyCartChange(c, a, current); });
+           : [&](const std::string& current) { return ApplyCartChange(current, change, product); });
   if (!lines.ok()) {
     // Stock and availability carry their own code in the message.
     if (lines.error().code == ErrorCode::kConflict) return Fail(lines.error().message);
     return FromError(lines.error());
   }
-  rapidjson::Document items;
-  items.Parse(lines->c_str());
-  std::int64_t count = 0, cents = 0;
-  std::string currency = "USD";
-  for (const auto& l : items.GetArray()) {
-    const std::int64_t q = l["quantity"].GetInt64();
-    // Prices are canonical "D.CC" (the import's normalization): exact cents.
-    std::string_view price(l["price"].GetString());
-    auto dot = price.find('.');
-    const std::int64_t unit = std::atoll(std::string(price.substr(0, dot)).c_str()) * 100 +
-                              (dot == std::string_view::npos ? 0 : std::atoll(std::string(price.substr(dot + 1)).c_str()));
-    count += q;
-    cents += unit * q;
-    currency = l["currency"].GetString();
-  }
+  const CartTotals totals = ComputeCartTotals(*lines);
   return Ok(Obj({{"cart", Obj({{"conversationId", Quote(convId)},
                                {"items", *lines},
-                               {"itemCount", std::to_string(count)},
-                               {"subtotal", Quote(fmt::format("{}.{:02}", cents / 100, cents % 100))},
-                               {"currency", Quote(currency)}})}}));
+                               {"itemCount", std::to_string(totals.itemCount)},
+                               {"subtotal", Quote(totals.subtotal)},
+                               {"currency", Quote(totals.currency)}})}}));
 }
 
 ToolOutcome CollectionLookup(const ToolContext& c, const Value& a) {
@@ -414,15 +340,8 @@ ToolOutcome DiscountLookup(const ToolContext& c, const Value& a) {
   // Whether a discount applies now is computed at read time from its dates.
   const std::string now = FormatIso8601(c.service.clock().NowMillis());
   std::vector<std::string> out;
-  for (const auto& item : found) {
-    rapidjson::Document d;
-    d.Parse(item.dataJson.c_str());
-    // ISO 8601 UTC strings compare in time order; an offset other than Z is
-    // compared by its text (documented: give discount times in UTC).
-    bool active = (!d["startsAt"].IsString() || std::string(d["startsAt"].GetString()) <= now) &&
-                  (!d["endsAt"].IsString() || now < std::string(d["endsAt"].GetString()));
-    out.push_back(WithExtra(item.dataJson, "active", active ? "true" : "false"));
-  }
+  for (const auto& item : found)
+    out.push_back(WithExtra(item.dataJson, "active", DiscountActiveAt(item.dataJson, now) ? "true" : "false"));
   return Ok(Obj({{"discounts", Arr(out.begin(), out.end(), [](const std::string& s) { return s; })}}));
 }
 

@@ -96,16 +96,18 @@ Result<HttpResponse> SetState(RouteContext& c) {
 }
 
 Result<HttpResponse> Assign(RouteContext& c) {
-  // Absent and null differ here: null unassigns, absent is a mistake.
-  if (!c.body->Has("memberId"))
-    return MakeError(ErrorCode::kInvalidParams, "memberId is required: a member id, or null to unassign");
-  std::optional<std::string> memberId;
-  if (!c.body->IsNull("memberId")) {
-    auto id = c.body->OptString("memberId");
-    if (!id.ok()) return MakeError(ErrorCode::kInvalidParams, "memberId must be a string, or null to unassign");
-    memberId = std::move(*id);
+  // JSON presence and null become the core's tri-state; the core decides.
+  using Target = ChatService::AssignTarget;
+  Target target = Target::Absent();
+  if (c.body->Has("memberId")) {
+    target = Target::Unassign();
+    if (!c.body->IsNull("memberId")) {
+      auto id = c.body->OptString("memberId");
+      if (!id.ok()) return MakeError(ErrorCode::kInvalidParams, "memberId must be a string, or null to unassign");
+      if (*id) target = Target::Member(std::move(**id));
+    }
   }
-  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.Assign(c.principal, c.params[0], memberId));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.Assign(c.principal, c.params[0], target));
   return Ok(DataEnvelope(ConversationDetail(conv)));
 }
 

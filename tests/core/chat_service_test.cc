@@ -211,6 +211,27 @@ TEST_CASE("assign: assigned, reassigned and unassigned fire conversation.assigne
   CHECK(Events(f).size() == base + 3);
 }
 
+TEST_CASE("assign target: absent is INVALID_PARAMS and changes nothing, null unassigns, a member assigns") {
+  using Target = ChatService::AssignTarget;
+  CoreFixture f;
+  auto p = f.Auth(f.key);
+  auto c = f.Inbound("online_store", "hi");
+  const auto base = Events(f).size();
+  auto assigned = f.service->Assign(p, c.id, Target::Member(f.agent.id));
+  REQUIRE(assigned.ok());
+  CHECK(assigned->memberId == f.agent.id);
+  auto absent = f.service->Assign(p, c.id, Target::Absent());
+  REQUIRE_FALSE(absent.ok());
+  CHECK(absent.error().code == ErrorCode::kInvalidParams);
+  CHECK(absent.error().message == "memberId is required: a member id, or null to unassign");
+  CHECK(f.service->GetConversation(p, c.id)->conversation.memberId == f.agent.id);
+  CHECK(Events(f).size() == base + 1);
+  auto un = f.service->Assign(p, c.id, Target::Unassign());
+  REQUIRE(un.ok());
+  CHECK_FALSE(un->memberId.has_value());
+  CHECK(Events(f).size() == base + 2);
+}
+
 TEST_CASE("messaging window: Messenger, Instagram and WhatsApp replies are refused after 24 hours") {
   for (const char* channel : {"facebook", "instagram", "whatsapp"}) {
     CAPTURE(channel);

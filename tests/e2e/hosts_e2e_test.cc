@@ -359,9 +359,38 @@ TEST_CASE("livechatctl catalog import and settings: success, a refused file, usa
 
   RunResult unknown = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.flying=on"});
   CHECK(unknown.exitCode == 2);
+  CHECK(std::string(ParseJson(unknown.out)["error"]["message"].GetString()) ==
+        "unknown setting \"skills.flying\" (trainingData.products|collections|discounts, "
+        "skills.sizeGuide|orderTracking|afterSaleSupport|humanAgentTransfer, loyaltyPartner)");
   RunResult value = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.sizeGuide=yes"});
   CHECK(value.exitCode == 2);
   CHECK(value.out.find("skills.sizeGuide takes on or off") != std::string::npos);
   RunResult missing = e2e::Run({ctl, "--db", db, "catalog", "import", "--store", storeId, "--file", dir.File("none.json")});
   CHECK(missing.exitCode == 2);
+}
+
+// The rules livechatctl checks before it calls the core are the core's, with
+// the core's words (the option's dashes added) and exit code 2.
+TEST_CASE("livechatctl usage errors: channel, role and audit limit") {
+  TempDir dir;
+  const std::string db = dir.File("usage.db");
+  const std::string ctl = e2e::HostBinary("livechatctl");
+  auto shop = Ctl(db, {"store", "create", "--name", "Usage", "--plan", "pro"});
+  const std::string storeId = Str(shop, "id");
+  auto message = [](const RunResult& r) { return std::string(ParseJson(r.out)["error"]["message"].GetString()); };
+
+  RunResult channel = e2e::Run({ctl, "--db", db, "conversation", "start", "--store", storeId, "--channel", "sms",
+                                "--text", "hi"});
+  CHECK(channel.exitCode == 2);
+  CHECK(message(channel) == "--channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
+  RunResult role = e2e::Run({ctl, "--db", db, "member", "create", "--store", storeId, "--email", "a@b.test", "--role",
+                             "owner"});
+  CHECK(role.exitCode == 2);
+  CHECK(message(role) == "--role must be admin or member");
+  CHECK(e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "1000"}).exitCode == 0);
+  RunResult over = e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "1001"});
+  CHECK(over.exitCode == 2);
+  CHECK(message(over) == "--limit expects a whole number from 1 to 1000");
+  RunResult zero = e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "0"});
+  CHECK(zero.exitCode == 2);
 }

@@ -1,0 +1,58 @@
+// Shopping rules the AI agent's tools apply: what a cart change may do, what a
+// cart adds up to, whether a discount applies now, and which plan unlocks
+// which skill. They live here, not in the tool server, so any surface that
+// offers a cart or a discount gives the same answer (issue 15: one home for
+// each rule); adapters only parse their input and format these results.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "livechat/model.h"
+#include "livechat/result.h"
+
+namespace livechat {
+
+// Plan entitlements of the switched skills (spec: Tool server table).
+inline bool PlanAtLeast(Plan have, Plan need) { return static_cast<int>(have) >= static_cast<int>(need); }
+inline bool PlanAllowsSizeGuide(Plan p) { return PlanAtLeast(p, Plan::kPro); }
+inline bool PlanAllowsOrderTracking(Plan p) { return PlanAtLeast(p, Plan::kBasic); }
+// Loyalty lookups call a partner's API on the store's behalf: the API plans.
+inline bool PlanAllowsLoyalty(Plan p) { return PlanAllowsApiKeys(p); }
+
+// Bounds that keep a cart a cart, not a bulk order.
+inline constexpr std::size_t kCartLinesMax = 100;
+inline constexpr std::int64_t kCartLineQuantityMax = 999;
+
+// One change to a cart. action is "add", "update", "remove" or "clear"
+// (anything else leaves the lines as they are).
+struct CartChange {
+  std::string action;
+  std::string productId;
+  std::string variantId;
+  std::int64_t quantity = 1;
+};
+
+// The stored product record (catalog JSON) for a product id, or its error.
+using ProductSource = std::function<Result<std::string>(const std::string& productId)>;
+
+// The cart's lines (a JSON array) after `change`. Stock and availability
+// refusals are kConflict with the code first in the message (OUT_OF_STOCK:,
+// UNAVAILABLE:) so a surface can show them as they are.
+Result<std::string> ApplyCartChange(const std::string& currentLinesJson, const CartChange& change,
+                                    const ProductSource& product);
+
+// Totals are derived on every read, never stored, so they can't go stale.
+struct CartTotals {
+  std::int64_t itemCount = 0;
+  std::string subtotal = "0.00";  // "D.CC", exact cents
+  std::string currency = "USD";
+};
+CartTotals ComputeCartTotals(const std::string& linesJson);
+
+// Whether a discount record (catalog JSON with optional startsAt/endsAt)
+// applies at `nowIso8601`: startsAt inclusive, endsAt exclusive.
+bool DiscountActiveAt(const std::string& discountJson, const std::string& nowIso8601);
+
+}  // namespace livechat
