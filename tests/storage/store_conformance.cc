@@ -1,6 +1,14 @@
 // The Store conformance suite: the contract of include/livechat/store.h as
 // tests against the abstract interface. Every Store must pass it; each test
 // runs once per fixture listed in STORE_TEST (store_fixtures.h).
+//
+// Each section below names the interfaces (livechat/store/*.h) it checks.
+// The other interfaces have files of their own: store_webhooks_conformance
+// (WebhookSubscription*, DeliveryQueue*), store_knowledge_conformance
+// (Knowledge*), store_visitor_sessions_conformance (VisitorSession*),
+// store_files_conformance (FileRecord*), store_summary_jobs_conformance
+// (SummaryJob*), store_privacy_conformance (Compliance* and the contact
+// lookups and deletes redaction needs).
 #include <algorithm>
 #include <set>
 #include <string>
@@ -55,7 +63,7 @@ void CheckInternalError(const Status& st) {
   CHECK(st.error().code == ErrorCode::kInternal);
 }
 
-// ------------------------------------------------------------------ shops
+// ------------------------------ shops (ShopReads, ShopWrites)
 
 STORE_TEST("shops: round trip, lookup by app id, update, duplicate") {
   StoreFixture fx;
@@ -103,7 +111,7 @@ STORE_TEST("shops: every plan round-trips") {
   }
 }
 
-// ------------------------------------------------------------------ API keys
+// ------------------------------ API keys (ApiKeyReads, ApiKeyWrites)
 
 STORE_TEST("api keys: round trip, cross-shop hash lookup, createdAt order, revoke") {
   StoreFixture fx;
@@ -151,7 +159,7 @@ STORE_TEST("api keys: round trip, cross-shop hash lookup, createdAt order, revok
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.InsertApiKey(k1); }));
 }
 
-// ------------------------------------------------------------------ members
+// ------------------------------ members (MemberAndSessionReads, MemberAndSessionWrites)
 
 STORE_TEST("members: round trip with unset optionals, createdAt order, email lookup across shops") {
   StoreFixture fx;
@@ -207,7 +215,7 @@ STORE_TEST("members: round trip with unset optionals, createdAt order, email loo
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.InsertMember(m1); }));
 }
 
-// ------------------------------------------------------------------ customers
+// ------------------------------ customers (CustomerReads, CustomerWrites)
 
 STORE_TEST("customers: full and sparse round trip, email lookup, update") {
   StoreFixture fx;
@@ -252,7 +260,7 @@ STORE_TEST("customers: full and sparse round trip, email lookup, update") {
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.InsertCustomer(full); }));
 }
 
-// ------------------------------------------------------------------ conversations
+// ------------------------------ conversations (ConversationReads, ConversationWrites)
 
 STORE_TEST("conversations: full and sparse round trip; pgConvoId assigned on insert") {
   StoreFixture fx;
@@ -433,7 +441,7 @@ STORE_TEST("conversations: UpdateConversation writes every column except tags") 
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(missing); }) == false);
 }
 
-// ------------------------------------------------------------------ list order and paging
+// ------------------------------ list order and paging (ConversationReads)
 
 STORE_TEST("conversations: list order lastActive DESC, pgConvoId DESC; keyset pages of 100,100,50") {
   StoreFixture fx;
@@ -510,7 +518,7 @@ STORE_TEST("conversations: a missing lastActive sorts as 0") {
   CHECK(ListIds(s, q) == std::vector<std::string>{"no-activity"});
 }
 
-// ------------------------------------------------------------------ filters
+// ------------------------------ filters (ConversationReads)
 
 struct FilterSet {
   std::string id;
@@ -696,7 +704,7 @@ STORE_TEST("conversations: filters combined, with keyset continuation") {
   }
 }
 
-// ------------------------------------------------------------------ tags
+// ------------------------------ tags (ConversationReads, ConversationWrites)
 
 STORE_TEST("tags: insert writes them, replace rewrites list, filter and catalog") {
   StoreFixture fx;
@@ -762,7 +770,7 @@ STORE_TEST("tags: insert writes them, replace rewrites list, filter and catalog"
   CHECK(Get(s, [&](StoreReader& r) { return r.ListTagCatalog("shop-c"); }).empty());
 }
 
-// ------------------------------------------------------------------ messages
+// ------------------------------ messages (MessageReads, MessageWrites)
 
 STORE_TEST("messages: seq order, direction, afterSeq, deleted, notes, limit, GetMessage") {
   StoreFixture fx;
@@ -857,7 +865,7 @@ STORE_TEST("messages: UpdateMessage rewrites the record within its shop") {
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.InsertMessage(m); }));
 }
 
-// ------------------------------------------------------------------ notes, attributes
+// ------------------------------ notes, attributes (NoteReads, NoteWrites, AttributeReads, AttributeWrites)
 
 STORE_TEST("notes: insert, list in createdAt order, get, update, delete") {
   StoreFixture fx;
@@ -948,7 +956,7 @@ STORE_TEST("attributes: insert, list, get, find by name, update, delete") {
   CHECK(Ids(Get(s, [&](StoreReader& r) { return r.ListAttributes(kShopA, "c1"); })) == Ids_{"a2"});
 }
 
-// ------------------------------------------------------------------ browsed pages, summary, typing
+// ------------------------------ browsed pages, summary, typing (ActivityReads, ActivityWrites)
 
 STORE_TEST("browsed pages: keep-most-recent pruning, newest first, since and limit") {
   StoreFixture fx;
@@ -1029,7 +1037,7 @@ STORE_TEST("summary and typing: upserts") {
   CHECK(Get(s, [&](StoreReader& r) { return r.ListTyping(kShopB, "c1"); }).empty());
 }
 
-// ------------------------------------------------------------------ sessions, events
+// ------------------------------ sessions, events (MemberAndSessionReads/Writes, OutboxReads/Writes)
 
 STORE_TEST("sessions: insert, get across shops by token hash, delete") {
   StoreFixture fx;
@@ -1074,7 +1082,7 @@ STORE_TEST("events: oldest first, per shop, limit") {
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.AppendEvent(e1); }));
 }
 
-// ------------------------------------------------------------------ transactions
+// ------------------------------ transactions (Store::Write)
 
 STORE_TEST("write: an error from fn rolls back everything it wrote") {
   StoreFixture fx;
@@ -1123,7 +1131,7 @@ STORE_TEST("write: a failed statement inside fn fails the whole write") {
   CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.GetShop(kShopB); }).has_value());
 }
 
-// ------------------------------------------------------------------ shop scoping sweep
+// ------------------------------ shop scoping sweep (every interface above)
 
 STORE_TEST("scoping: nothing of shop A is visible or writable through shop B") {
   StoreFixture fx;

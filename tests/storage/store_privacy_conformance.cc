@@ -1,5 +1,6 @@
-// Privacy records (migration 8): channel integrations, the platform requests'
-// audit trail, data requests, and the lookups and deletes redaction needs.
+// Privacy records (ComplianceReads, ComplianceWrites): channel integrations,
+// the platform requests' audit trail, data requests, and the lookups and
+// deletes of the other interfaces that redaction needs.
 #include "store_fixtures.h"
 #include "store_records.h"
 

@@ -373,6 +373,131 @@ class FaultyWriter final : public StoreWriter {
     return inner_.PutShopDocument(shopId, name, json);
   }
 
+  Result<bool> DeleteMember(const std::string& shopId, const std::string& memberId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteMember"));
+    return inner_.DeleteMember(shopId, memberId);
+  }
+  Result<std::int64_t> DeleteSessions(const std::string& shopId, const std::string& memberId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteSessions"));
+    return inner_.DeleteSessions(shopId, memberId);
+  }
+  Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId, const std::string& shopifyId) override {
+    LC_RETURN_IF_ERROR(Gate("FindCustomersByShopifyId"));
+    return inner_.FindCustomersByShopifyId(shopId, shopifyId);
+  }
+  Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override {
+    LC_RETURN_IF_ERROR(Gate("ListCustomersByEmail"));
+    return inner_.ListCustomersByEmail(shopId, email);
+  }
+  Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId, const std::string& phoneKey) override {
+    LC_RETURN_IF_ERROR(Gate("ListCustomersByPhone"));
+    return inner_.ListCustomersByPhone(shopId, phoneKey);
+  }
+  Result<bool> DeleteCustomer(const std::string& shopId, const std::string& customerId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteCustomer"));
+    return inner_.DeleteCustomer(shopId, customerId);
+  }
+  Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId, const std::string& customerId) override {
+    LC_RETURN_IF_ERROR(Gate("ListConversationsOfCustomer"));
+    return inner_.ListConversationsOfCustomer(shopId, customerId);
+  }
+  Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListLegacyConversations"));
+    return inner_.ListLegacyConversations(shopId, limit);
+  }
+  Result<std::int64_t> CountLegacyConversations(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("CountLegacyConversations"));
+    return inner_.CountLegacyConversations(shopId);
+  }
+  Result<std::int64_t> DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteBrowsedPages"));
+    return inner_.DeleteBrowsedPages(shopId, conversationId);
+  }
+  Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) override {
+    LC_RETURN_IF_ERROR(Gate("ListEventsOfCustomer"));
+    return inner_.ListEventsOfCustomer(shopId, customerId);
+  }
+  Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId, const std::string& dataJson) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateEventData"));
+    return inner_.UpdateEventData(shopId, eventId, dataJson);
+  }
+  Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) override {
+    LC_RETURN_IF_ERROR(Gate("FindVisitorSession"));
+    return inner_.FindVisitorSession(tokenHash);
+  }
+  Result<std::vector<VisitorSession>> ListVisitorSessionsOfCustomer(const std::string& shopId, const std::string& customerId) override {
+    LC_RETURN_IF_ERROR(Gate("ListVisitorSessionsOfCustomer"));
+    return inner_.ListVisitorSessionsOfCustomer(shopId, customerId);
+  }
+  Status InsertVisitorSession(const VisitorSession& s) override {
+    LC_RETURN_IF_ERROR(Gate("InsertVisitorSession"));
+    return inner_.InsertVisitorSession(s);
+  }
+  Result<bool> UpdateVisitorSession(const VisitorSession& s) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateVisitorSession"));
+    return inner_.UpdateVisitorSession(s);
+  }
+  Result<std::optional<FileRecord>> GetFile(const std::string& shopId, const std::string& fileId) override {
+    LC_RETURN_IF_ERROR(Gate("GetFile"));
+    return inner_.GetFile(shopId, fileId);
+  }
+  Result<std::optional<FileRecord>> FindFileById(const std::string& fileId) override {
+    LC_RETURN_IF_ERROR(Gate("FindFileById"));
+    return inner_.FindFileById(fileId);
+  }
+  Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) override {
+    LC_RETURN_IF_ERROR(Gate("ListFiles"));
+    return inner_.ListFiles(shopId, kind);
+  }
+  Status InsertFile(const FileRecord& f) override {
+    LC_RETURN_IF_ERROR(Gate("InsertFile"));
+    return inner_.InsertFile(f);
+  }
+  Result<bool> DeleteFile(const std::string& shopId, const std::string& fileId) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteFile"));
+    return inner_.DeleteFile(shopId, fileId);
+  }
+  Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteFilesOfKind"));
+    return inner_.DeleteFilesOfKind(shopId, kind);
+  }
+  Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListChannelIntegrations"));
+    return inner_.ListChannelIntegrations(shopId);
+  }
+  Result<std::optional<PlatformRequest>> FindPlatformRequest(const std::string& shopId, const std::string& requestKey) override {
+    LC_RETURN_IF_ERROR(Gate("FindPlatformRequest"));
+    return inner_.FindPlatformRequest(shopId, requestKey);
+  }
+  Result<std::vector<PlatformRequest>> ListPlatformRequests(const std::string& shopId, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListPlatformRequests"));
+    return inner_.ListPlatformRequests(shopId, limit);
+  }
+  Result<std::optional<DataRequest>> GetDataRequest(const std::string& shopId, const std::string& id) override {
+    LC_RETURN_IF_ERROR(Gate("GetDataRequest"));
+    return inner_.GetDataRequest(shopId, id);
+  }
+  Result<std::vector<DataRequest>> ListDataRequests(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("ListDataRequests"));
+    return inner_.ListDataRequests(shopId);
+  }
+  Status PutChannelIntegration(const ChannelIntegration& i) override {
+    LC_RETURN_IF_ERROR(Gate("PutChannelIntegration"));
+    return inner_.PutChannelIntegration(i);
+  }
+  Status InsertPlatformRequest(const PlatformRequest& r) override {
+    LC_RETURN_IF_ERROR(Gate("InsertPlatformRequest"));
+    return inner_.InsertPlatformRequest(r);
+  }
+  Status InsertDataRequest(const DataRequest& d) override {
+    LC_RETURN_IF_ERROR(Gate("InsertDataRequest"));
+    return inner_.InsertDataRequest(d);
+  }
+  Result<bool> UpdateDataRequest(const DataRequest& d) override {
+    LC_RETURN_IF_ERROR(Gate("UpdateDataRequest"));
+    return inner_.UpdateDataRequest(d);
+  }
+
  private:
   Status Gate(std::string_view method) {
     if (method != failOn_ || ++calls_ != nth_) return Status::Ok();

@@ -1,0 +1,221 @@
+// The Store's records of conversations: customers (contacts), conversations,
+// their messages, notes, attributes and activity (browsed pages, typing,
+// summaries). Part of StoreReader / StoreWriter (livechat/store.h), whose
+// rules (shop scoping, missing vs. failed, Insert/Update/Delete results)
+// hold here too.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "livechat/model.h"
+#include "livechat/result.h"
+
+namespace livechat {
+
+// Keyset position in the customer order (createdAt ASC, id ASC).
+struct CustomerKey {
+  Millis createdAt = 0;
+  std::string id;
+};
+
+// A shop's customers in a stable order: createdAt ascending, then id.
+struct CustomerQuery {
+  std::string shopId;
+  std::optional<CustomerKey> after;   // strictly after
+  std::optional<CustomerKey> before;  // strictly before
+  bool descending = false;            // walk from the end (Relay `last`)
+  std::int64_t limit = 100;
+};
+
+class CustomerReads {
+ public:
+  virtual ~CustomerReads() = default;
+  virtual Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) = 0;
+  // Case-insensitive email match.
+  virtual Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) = 0;
+  virtual Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) = 0;
+  virtual Result<std::int64_t> CountCustomers(const std::string& shopId) = 0;
+  // Contacts whose shopifyId equals `shopifyId`, in createdAt order.
+  virtual Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
+                                                                 const std::string& shopifyId) = 0;
+  // Every contact with this email (case-insensitive), in createdAt order: a
+  // redact must reach them all, not only the canonical one FindCustomerByEmail
+  // returns.
+  virtual Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) = 0;
+  // Every contact whose phone has this PhoneKey (livechat/model.h), or, for a
+  // contact on WhatsApp, whose channel recipient has it (the WhatsApp id is
+  // the number), in createdAt order. Stored phones are compared in that form
+  // too; an empty key matches nothing.
+  virtual Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId,
+                                                             const std::string& phoneKey) = 0;
+};
+
+class CustomerWrites {
+ public:
+  virtual ~CustomerWrites() = default;
+  virtual Status InsertCustomer(const Customer& c) = 0;
+  virtual Result<bool> UpdateCustomer(const Customer& c) = 0;
+  // Removes the contact row only; its conversations are the caller's business.
+  virtual Result<bool> DeleteCustomer(const std::string& shopId, const std::string& customerId) = 0;
+};
+
+// Keyset position in the conversation order (lastActive DESC, pgConvoId DESC).
+struct ConversationKey {
+  Millis lastActive = 0;
+  std::int64_t pgConvoId = 0;
+};
+
+// Lists only conversations in the newer datastore (inNewDatastore), newest
+// activity first: lastActive descending, then pgConvoId descending.
+struct ConversationQuery {
+  std::string shopId;
+  std::optional<std::string> status;           // open | resolved
+  std::optional<std::string> channel;          // the channel it started on; unset: all but "playground"
+  std::optional<std::string> assigneeId;       // memberId equals
+  bool unassignedOnly = false;                 // no memberId
+  std::optional<bool> isRead;
+  std::vector<std::string> tagsAny;            // carries at least one of these
+  std::optional<std::string> customerUuid;
+  std::optional<std::string> email;            // customerEmail equals (case-insensitive)
+  std::optional<std::string> excludeId;        // Conversation::id to leave out (related)
+  std::optional<ConversationKey> after;        // strictly after this position
+  int limit = 20;                              // rows to return at most
+};
+
+class ConversationReads {
+ public:
+  virtual ~ConversationReads() = default;
+  // Matches `anyId` against id, firestoreId, or (when all digits) pgConvoId.
+  // Legacy records are found too.
+  virtual Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) = 0;
+  virtual Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) = 0;
+  // Every conversation of a contact, legacy (older datastore) ones included,
+  // oldest first.
+  virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
+                                                                        const std::string& customerId) = 0;
+  // Distinct tags over the shop's conversations with their use counts, by name.
+  virtual Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) = 0;
+  // Legacy conversations (not yet in the newer datastore) of a shop, in the
+  // order they were imported in, at most `limit`.
+  virtual Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) = 0;
+  virtual Result<std::int64_t> CountLegacyConversations(const std::string& shopId) = 0;
+};
+
+// InsertConversation and UpdateConversation are StoreWriter's (they record
+// the conversation for its observers first); a backend implements the Do*
+// hooks they call.
+class ConversationWrites {
+ public:
+  virtual ~ConversationWrites() = default;
+  // Replaces the conversation's tags (UpdateConversation leaves them alone).
+  virtual Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
+                                         const std::vector<std::string>& tags) = 0;
+
+ protected:
+  // Assigns c.pgConvoId when c.inNewDatastore and it is unset. Tags are written too.
+  virtual Status DoInsertConversation(Conversation& c) = 0;
+  // Writes every field except tags.
+  virtual Result<bool> DoUpdateConversation(const Conversation& c) = 0;
+};
+
+// Messages of one conversation in send order (seq).
+struct MessageQuery {
+  std::string shopId;
+  std::string conversationId;                  // Conversation::id
+  bool descending = false;
+  std::optional<std::int64_t> afterSeq;        // strictly after, in the chosen direction
+  bool includeDeleted = false;
+  bool includeNotes = true;
+  int limit = 50;
+};
+
+class MessageReads {
+ public:
+  virtual ~MessageReads() = default;
+  virtual Result<std::vector<Message>> ListMessages(const MessageQuery& q) = 0;
+  // `idOrSeq`: the message UUID, or its numeric seq. Deleted messages are found.
+  virtual Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
+                                                    const std::string& idOrSeq) = 0;
+};
+
+// InsertMessage and UpdateMessage are StoreWriter's, as for conversations.
+class MessageWrites {
+ public:
+  virtual ~MessageWrites() = default;
+
+ protected:
+  // Assigns m.seq: the next in the conversation's send order.
+  virtual Status DoInsertMessage(Message& m) = 0;
+  virtual Result<bool> DoUpdateMessage(const Message& m) = 0;
+};
+
+class NoteReads {
+ public:
+  virtual ~NoteReads() = default;
+  virtual Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) = 0;
+  virtual Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId,
+                                              const std::string& noteId) = 0;
+};
+
+class NoteWrites {
+ public:
+  virtual ~NoteWrites() = default;
+  virtual Status InsertNote(const Note& n) = 0;
+  virtual Result<bool> UpdateNote(const Note& n) = 0;
+  virtual Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId,
+                                  const std::string& noteId) = 0;
+};
+
+class AttributeReads {
+ public:
+  virtual ~AttributeReads() = default;
+  virtual Result<std::vector<Attribute>> ListAttributes(const std::string& shopId,
+                                                        const std::string& conversationId) = 0;
+  virtual Result<std::optional<Attribute>> GetAttribute(const std::string& shopId, const std::string& conversationId,
+                                                        const std::string& attributeId) = 0;
+  virtual Result<std::optional<Attribute>> FindAttributeByName(const std::string& shopId,
+                                                               const std::string& conversationId,
+                                                               const std::string& name) = 0;
+};
+
+class AttributeWrites {
+ public:
+  virtual ~AttributeWrites() = default;
+  virtual Status InsertAttribute(const Attribute& a) = 0;
+  virtual Result<bool> UpdateAttribute(const Attribute& a) = 0;
+  virtual Result<bool> DeleteAttribute(const std::string& shopId, const std::string& conversationId,
+                                       const std::string& attributeId) = 0;
+};
+
+// What happens around a conversation: the pages its visitor browsed, who is
+// typing, its summary.
+class ActivityReads {
+ public:
+  virtual ~ActivityReads() = default;
+  // Newest first, viewedAt >= sinceMillis, at most `limit`.
+  virtual Result<std::vector<BrowsedPage>> ListBrowsedPages(const std::string& shopId,
+                                                            const std::string& conversationId, Millis sinceMillis,
+                                                            int limit) = 0;
+  virtual Result<std::vector<TypingState>> ListTyping(const std::string& shopId, const std::string& conversationId) = 0;
+  virtual Result<std::optional<Summary>> GetSummary(const std::string& shopId, const std::string& conversationId) = 0;
+};
+
+// PutTyping is StoreWriter's, as for conversations.
+class ActivityWrites {
+ public:
+  virtual ~ActivityWrites() = default;
+  // Keeps at most `keep` most recent pages for the conversation.
+  virtual Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId,
+                                   const BrowsedPage& p, int keep) = 0;
+  // Returns how many pages were removed.
+  virtual Result<std::int64_t> DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) = 0;
+  virtual Status PutSummary(const std::string& shopId, const Summary& s) = 0;
+
+ protected:
+  virtual Status DoPutTyping(const std::string& shopId, const TypingState& t) = 0;
+};
+
+}  // namespace livechat
