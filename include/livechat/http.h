@@ -102,6 +102,29 @@ std::string PercentEncode(std::string_view in);
 // Empty optional when the path or a query component is malformed.
 std::optional<ParsedTarget> ParseTarget(std::string_view target);
 
+// One rule for a JSON request body on every listener (REST, storefront,
+// GraphQL, MCP, platform requests); each surface maps the outcome to its own
+// error envelope. Checked in this order: size, media type, empty, UTF-8, JSON.
+enum class JsonBodyStatus {
+  kOk,
+  kTooLarge,              // more than the surface's byte limit
+  kUnsupportedMediaType,  // Content-Type missing, not application/json, or a charset other than utf-8
+  kEmpty,                 // no bytes
+  kNotUtf8,               // a byte sequence that is not UTF-8, anywhere in the body
+  kMalformedJson,         // not one JSON value
+};
+struct JsonBodyCheck {
+  JsonBodyStatus status = JsonBodyStatus::kOk;
+  std::string parseError;     // kEmpty, kMalformedJson: the parser's words ("Missing a comma ...")
+  std::size_t parseOffset = 0;  // kMalformedJson: byte where parsing stopped
+};
+// RFC 9110 8.3.1: type and subtype compare case-insensitively, parameters
+// may follow; `charset`, when present, must name UTF-8 (RFC 8259 8.1). Only
+// application/json itself: the docs promise no "+json" types.
+bool IsJsonMediaType(std::optional<std::string_view> contentType);
+// The whole rule, parse included (the document is dropped).
+JsonBodyCheck CheckJsonBody(const HttpRequest& req, std::size_t maxBytes);
+
 // An IPv4 or IPv6 network ("10.0.0.0/8", "::1/128", or a single address).
 class Cidr {
  public:

@@ -1,12 +1,12 @@
 // The spec's Customer schema bound to ChatService, and POST /graphql.
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "core/token_buckets.h"
+#include "http/json_body.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
 
@@ -350,23 +350,26 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
     r.SetHeader("Allow", m.allow);
     return r;
   }
-  auto contentType = req.Header("content-type").value_or("");
-  std::string mediaType = contentType.substr(0, contentType.find(';'));
-  mediaType.erase(std::remove(mediaType.begin(), mediaType.end(), ' '), mediaType.end());
-  std::transform(mediaType.begin(), mediaType.end(), mediaType.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (mediaType != "application/json")
-    return RequestError(415, "send the request as Content-Type: application/json (got " +
-                                 (contentType.empty() ? std::string("none") : contentType) + ")",
-                        "BAD_REQUEST");
-  if (req.body.size() > I.options.maxBodyBytes)
-    return RequestError(413, "request body is larger than " + std::to_string(I.options.maxBodyBytes) + " bytes",
-                        "BAD_REQUEST");
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(req.body.data(), req.body.size());
-  if (doc.HasParseError())
-    return RequestError(400, std::string("body is not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()),
-                        "BAD_REQUEST");
+  const JsonBodyCheck check = http::ReadJsonBody(req, I.options.maxBodyBytes, doc);
+  switch (check.status) {
+    case JsonBodyStatus::kOk:
+      break;
+    case JsonBodyStatus::kTooLarge:
+      return RequestError(413, "request body is larger than " + std::to_string(I.options.maxBodyBytes) + " bytes",
+                          "BAD_REQUEST");
+    case JsonBodyStatus::kUnsupportedMediaType: {
+      const std::string got = req.Header("content-type").value_or("");
+      return RequestError(415, "send the request as Content-Type: application/json (got " +
+                                   (got.empty() ? std::string("none") : got) + ")",
+                          "BAD_REQUEST");
+    }
+    case JsonBodyStatus::kNotUtf8:
+      return RequestError(400, "body is not valid UTF-8", "BAD_REQUEST");
+    case JsonBodyStatus::kEmpty:
+    case JsonBodyStatus::kMalformedJson:
+      return RequestError(400, "body is not valid JSON: " + check.parseError, "BAD_REQUEST");
+  }
   if (!doc.IsObject()) return RequestError(400, "body must be a JSON object {query, variables?, operationName?}", "BAD_REQUEST");
   auto q = doc.FindMember("query");
   if (q == doc.MemberEnd() || !q->value.IsString() || q->value.GetStringLength() == 0)

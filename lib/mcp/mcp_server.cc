@@ -16,6 +16,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "http/json_body.h"
 #include "mcp/json_schema.h"
 #include "mcp/tools.h"
 
@@ -62,15 +63,6 @@ bool AcceptsJson(const std::optional<std::string>& accept) {
   std::string a = Lower(*accept);
   return a.find("application/json") != std::string::npos || a.find("*/*") != std::string::npos ||
          a.find("application/*") != std::string::npos;
-}
-
-bool IsJsonContentType(const std::optional<std::string>& ct) {
-  if (!ct) return false;
-  std::string t = Lower(*ct);
-  auto semi = t.find(';');
-  if (semi != std::string::npos) t.resize(semi);
-  while (!t.empty() && t.back() == ' ') t.pop_back();
-  return t == "application/json";
 }
 
 constexpr std::size_t kMaxBatch = 100;
@@ -200,10 +192,15 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
     return r;
   }
 
-  if (req.body.size() > options.maxBodyBytes)
+  // Iterative parsing (no recursion however deep the input) and UTF-8
+  // validation: every string echoed or stored afterwards is valid. A body
+  // that is not JSON is answered after the header checks below.
+  rapidjson::Document doc;
+  const JsonBodyStatus bodyStatus = http::ReadJsonBody(req, options.maxBodyBytes, doc).status;
+  if (bodyStatus == JsonBodyStatus::kTooLarge)
     return JsonResponse(413, ErrorBody("null", kServerError,
                                        fmt::format("Request body over {} bytes", options.maxBodyBytes)));
-  if (!IsJsonContentType(req.Header("content-type")))
+  if (bodyStatus == JsonBodyStatus::kUnsupportedMediaType)
     return JsonResponse(415, ErrorBody("null", kServerError, "Content-Type must be application/json"));
   if (!AcceptsJson(req.Header("accept")))
     return JsonResponse(406, ErrorBody("null", kServerError,
@@ -223,12 +220,7 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
     call.version = *v;
   }
 
-  // Iterative parsing (no recursion however deep the input) and UTF-8
-  // validation: every string echoed or stored afterwards is valid.
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(req.body.c_str(),
-                                                                                      req.body.size());
-  if (doc.HasParseError())
+  if (bodyStatus != JsonBodyStatus::kOk)
     return JsonResponse(400, ErrorBody("null", kParseError, "Parse error: the body is not JSON (or not UTF-8)"));
   if (Depth(doc) > kMaxDepth)
     return JsonResponse(400, ErrorBody("null", kInvalidRequest,

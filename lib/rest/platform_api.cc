@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/crypto.h"
+#include "http/json_body.h"
 #include "livechat/json_codec.h"
 #include "rest/rest_response.h"
 
@@ -74,10 +75,18 @@ Status ReadOrders(const rapidjson::Value& body, const char* key, std::vector<std
 
 // The body's fields for `topic`: {"shop_id", "customer": {id, email, phone},
 // "orders_to_redact" | "orders_requested", "data_request": {"id"}}.
-Result<std::pair<std::string, PlatformRequestInput>> ParseBody(const std::string& raw, const char* topic) {
+Error TooLarge(std::size_t maxBytes) {
+  return MakeError(ErrorCode::kPayloadTooLarge, "the body is larger than " + std::to_string(maxBytes) + " bytes");
+}
+
+Result<std::pair<std::string, PlatformRequestInput>> ParseBody(const HttpRequest& req, std::size_t maxBytes,
+                                                               const char* topic) {
   rapidjson::Document d;
-  d.Parse(raw.c_str(), raw.size());
-  if (d.HasParseError() || !d.IsObject()) return Invalid("the body must be a JSON object");
+  const JsonBodyStatus status = http::ReadJsonBody(req, maxBytes, d).status;
+  if (status == JsonBodyStatus::kTooLarge) return TooLarge(maxBytes);
+  if (status == JsonBodyStatus::kUnsupportedMediaType)
+    return MakeError(ErrorCode::kUnsupportedMediaType, "Content-Type must be application/json");
+  if (status != JsonBodyStatus::kOk || !d.IsObject()) return Invalid("the body must be a JSON object");
   LC_ASSIGN_OR_RETURN(auto shopId, IdField(d, "shop_id", "shop_id"));
   if (!shopId || shopId->empty()) return Invalid("shop_id is required: the livechat store id of the shop");
   PlatformRequestInput in;
@@ -125,11 +134,9 @@ HttpResponse PlatformApi::Handle(const HttpRequest& req) {
   if (!e) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + std::string(PathOf(req.target))));
   HttpResponse out = [&]() -> HttpResponse {
     if (!m.row) return rest::MethodNotAllowed(req.method, m.allow);
-    if (req.body.size() > options_.maxBodyBytes)
-      return rest::ErrorResponse(MakeError(ErrorCode::kPayloadTooLarge,
-                                           "the body is larger than " + std::to_string(options_.maxBodyBytes) +
-                                               " bytes"));
-    // Nothing is read from the body before its signature checks out.
+    // Nothing is read from the body before its signature checks out; its
+    // size is not reading it.
+    if (req.body.size() > options_.maxBodyBytes) return rest::ErrorResponse(TooLarge(options_.maxBodyBytes));
     if (options_.appSecret.empty())
       return rest::ErrorResponse(MakeError(ErrorCode::kUnauthenticated,
                                            "platform requests are not accepted: this server has no platform app "
@@ -143,7 +150,7 @@ HttpResponse PlatformApi::Handle(const HttpRequest& req) {
       return rest::ErrorResponse(MakeError(ErrorCode::kUnauthenticated,
                                            "invalid signature: X-Platform-Hmac-Sha256 is not the HMAC-SHA256 of this "
                                            "body under the app secret"));
-    auto parsed = ParseBody(req.body, e->topic);
+    auto parsed = ParseBody(req, options_.maxBodyBytes, e->topic);
     if (!parsed.ok()) return rest::ErrorResponse(parsed.error());
     auto& [shopId, in] = *parsed;
     in.deliveryId = req.Header("x-platform-webhook-id");

@@ -1,7 +1,8 @@
 #include "rest/rest_request.h"
 
+#include "http/json_body.h"
+
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -23,43 +24,28 @@ namespace {
 
 Error Invalid(std::string message) { return MakeError(ErrorCode::kInvalidParams, std::move(message)); }
 
-// "application/json", optionally with parameters ("; charset=utf-8").
-bool IsJsonMediaType(const std::optional<std::string>& header) {
-  if (!header) return false;
-  std::string_view v = *header;
-  v = v.substr(0, v.find(';'));
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  constexpr std::string_view kJson = "application/json";
-  if (v.size() != kJson.size()) return false;
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(v[i])) != kJson[i]) return false;
-  return true;
-}
-
-
 }  // namespace
 
 Result<std::optional<JsonBody>> JsonBody::FromRequest(const HttpRequest& req, BodyRule rule, std::size_t maxBytes) {
   if (rule == BodyRule::kNone) return std::optional<JsonBody>();
-  if (req.body.size() > maxBytes)
-    return MakeError(ErrorCode::kPayloadTooLarge,
-                     "request body is " + std::to_string(req.body.size()) + " bytes; the limit is " +
-                         std::to_string(maxBytes) + " bytes");
   if (rule == BodyRule::kOptional && req.body.empty()) return std::optional<JsonBody>();
-  if (!IsJsonMediaType(req.Header("content-type")))
-    return MakeError(ErrorCode::kUnsupportedMediaType, "Content-Type must be application/json");
-  if (req.body.empty()) return Invalid("request body is empty; expected a JSON object");
-  if (!IsValidUtf8(req.body)) return Invalid("request body is not valid UTF-8");
-
   auto doc = std::make_unique<Doc>();
-  // Iterative parsing: a deeply nested body must not exhaust the stack.
-  doc->value.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(req.body.data(),
-                                                                                            req.body.size());
-  if (doc->value.HasParseError()) {
-    return Invalid(std::string("request body is not valid JSON: ") +
-                   rapidjson::GetParseError_En(doc->value.GetParseError()) + " (at byte " +
-                   std::to_string(doc->value.GetErrorOffset()) + ")");
+  const JsonBodyCheck check = http::ReadJsonBody(req, maxBytes, doc->value);
+  switch (check.status) {
+    case JsonBodyStatus::kOk:
+      break;
+    case JsonBodyStatus::kTooLarge:
+      return MakeError(ErrorCode::kPayloadTooLarge, "request body is " + std::to_string(req.body.size()) +
+                                                        " bytes; the limit is " + std::to_string(maxBytes) + " bytes");
+    case JsonBodyStatus::kUnsupportedMediaType:
+      return MakeError(ErrorCode::kUnsupportedMediaType, "Content-Type must be application/json");
+    case JsonBodyStatus::kEmpty:
+      return Invalid("request body is empty; expected a JSON object");
+    case JsonBodyStatus::kNotUtf8:
+      return Invalid("request body is not valid UTF-8");
+    case JsonBodyStatus::kMalformedJson:
+      return Invalid("request body is not valid JSON: " + check.parseError + " (at byte " +
+                     std::to_string(check.parseOffset) + ")");
   }
   if (!doc->value.IsObject()) return Invalid("request body must be a JSON object");
   return std::optional<JsonBody>(JsonBody(std::move(doc)));

@@ -13,6 +13,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "http/json_body.h"
 #include "livechat/json_codec.h"
 #include "livechat/rest.h"
 
@@ -122,15 +123,15 @@ struct StorefrontApi::Impl {
   }
 
   Result<rapidjson::Document> Body(const HttpRequest& req) {
-    if (req.body.size() > options.maxBodyBytes)
+    rapidjson::Document d;
+    const JsonBodyStatus status = http::ReadJsonBody(req, options.maxBodyBytes, d).status;
+    if (status == JsonBodyStatus::kTooLarge)
       return MakeError(ErrorCode::kPayloadTooLarge,
                        fmt::format("the request body is larger than {} bytes", options.maxBodyBytes));
-    auto type = req.Header("content-type");
-    if (!type || type->rfind("application/json", 0) != 0)
+    if (status == JsonBodyStatus::kUnsupportedMediaType)
       return MakeError(ErrorCode::kUnsupportedMediaType, "send the body as Content-Type: application/json");
-    rapidjson::Document d;
-    d.Parse<rapidjson::kParseValidateEncodingFlag>(req.body.c_str(), req.body.size());
-    if (d.HasParseError() || !d.IsObject()) return Invalid("the body must be a JSON object");
+    // Empty, not UTF-8, not JSON or not an object: one answer, as before.
+    if (status != JsonBodyStatus::kOk || !d.IsObject()) return Invalid("the body must be a JSON object");
     return d;
   }
 

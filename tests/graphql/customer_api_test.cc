@@ -105,6 +105,14 @@ TEST_CASE("graphql: transport errors of the spec's table") {
     CHECK(rej.status == 415);
     CHECK(Code(rej.json) == "BAD_REQUEST");
   }
+  // The shared JSON rule: the type in any case, charset utf-8 only.
+  CHECK(f.Post("{\"query\":\"{__typename}\"}", true, "Application/JSON; charset=UTF-8").status == 200);
+  auto latin1 = f.Post("{\"query\":\"{__typename}\"}", true, "application/json;charset=latin1");
+  CHECK(latin1.status == 415);
+  CHECK(Code(latin1.json) == "BAD_REQUEST");
+  auto notUtf8 = f.Post("{\"query\":\"{__typename}\xff\"}");
+  CHECK(notUtf8.status == 400);
+  CHECK(std::string(notUtf8.json["errors"][0]["message"].GetString()) == "body is not valid UTF-8");
   auto noQuery = f.Post("{\"variables\":{}}");
   CHECK(noQuery.status == 400);
   CHECK(Code(noQuery.json) == "BAD_REQUEST");

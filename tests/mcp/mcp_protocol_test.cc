@@ -214,6 +214,15 @@ TEST_CASE("Accept must allow application/json; Content-Type must be application/
   for (auto& h : req.headers)
     if (h.first == "content-type") h.second = "application/json; charset=utf-8";
   CHECK(f.Send(req).status() == 200);
+  // The shared JSON rule: the type in any case, charset utf-8 only.
+  const std::vector<std::pair<std::string, int>> typed = {{"Application/JSON; charset=UTF-8", 200},
+                                                          {"application/json;charset=latin1", 415}};
+  for (const auto& [type, status] : typed) {
+    CAPTURE(type);
+    HttpRequest r = f.McpRequest(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    r.headers[2].second = type;  // the content-type
+    CHECK(f.Send(r).status() == status);
+  }
 }
 
 TEST_CASE("MCP-Protocol-Version: supported values pass, others are 400") {

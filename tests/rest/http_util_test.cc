@@ -207,5 +207,59 @@ TEST_CASE("ClientIp believes X-Forwarded-For only from a trusted proxy") {
   CHECK(ClientIp(FromPeer("10.0.0.1", {{"x-forwarded-for", " , "}}), proxies) == "10.0.0.1");
 }
 
+
+HttpRequest JsonPost(std::optional<std::string> contentType, std::string body) {
+  HttpRequest req;
+  req.method = "POST";
+  req.target = "/x";
+  req.body = std::move(body);
+  if (contentType) req.headers.emplace_back("content-type", *contentType);
+  return req;
+}
+
+TEST_CASE("IsJsonMediaType: RFC 9110 media type, case-insensitive, charset only utf-8") {
+  for (const char* ok : {"application/json", "Application/JSON", "APPLICATION/JSON; charset=UTF-8",
+                         "Application/JSON; charset=UTF-8", "application/json;charset=utf-8",
+                         " application/json ;charset=\"utf-8\"", "application/json; foo=bar", "application/json;"}) {
+    CAPTURE(ok);
+    CHECK(IsJsonMediaType(std::string_view(ok)));
+  }
+  for (const char* refused : {"application/json;charset=latin1", "application/json; charset=iso-8859-1",
+                              "application/json; charset=\"utf-16\"", "text/plain", "text/json", "application/jsonx",
+                              "application/problem+json", "application/json-patch", "application/json; noequals",
+                              "", "application", "/json"}) {
+    CAPTURE(refused);
+    CHECK_FALSE(IsJsonMediaType(std::string_view(refused)));
+  }
+  CHECK_FALSE(IsJsonMediaType(std::nullopt));
+}
+
+TEST_CASE("CheckJsonBody: size, media type, empty, UTF-8 and JSON, in that order") {
+  auto status = [](std::optional<std::string> type, std::string body, std::size_t max = 16) {
+    return CheckJsonBody(JsonPost(std::move(type), std::move(body)), max).status;
+  };
+  CHECK(status("application/json", "{}") == JsonBodyStatus::kOk);
+  CHECK(status("Application/JSON; charset=UTF-8", "[1,2]") == JsonBodyStatus::kOk);
+  CHECK(status("application/json;charset=latin1", "{}") == JsonBodyStatus::kUnsupportedMediaType);
+  CHECK(status("text/plain", "{}") == JsonBodyStatus::kUnsupportedMediaType);
+  CHECK(status(std::nullopt, "{}") == JsonBodyStatus::kUnsupportedMediaType);
+  CHECK(status("application/json", "") == JsonBodyStatus::kEmpty);
+  CHECK(status("application/json", "{\"a\":\"\xff\"}") == JsonBodyStatus::kNotUtf8);
+  CHECK(status("application/json", "\xc3") == JsonBodyStatus::kNotUtf8);
+  CHECK(status("application/json", "{\"a\":") == JsonBodyStatus::kMalformedJson);
+  // The limit at the boundary: 16 bytes are read, 17 are not (whatever the type).
+  CHECK(status("application/json", "{\"a\":\"01234567\"}") == JsonBodyStatus::kOk);
+  CHECK(status("text/plain", "{\"a\":\"012345678\"}") == JsonBodyStatus::kTooLarge);
+  // The media type is judged before the body.
+  CHECK(status("text/plain", "") == JsonBodyStatus::kUnsupportedMediaType);
+
+  const JsonBodyCheck empty = CheckJsonBody(JsonPost("application/json", ""), 16);
+  CHECK(empty.parseError == "The document is empty.");
+  const JsonBodyCheck bad = CheckJsonBody(JsonPost("application/json", "{\"a\" 1}"), 16);
+  CHECK(bad.status == JsonBodyStatus::kMalformedJson);
+  CHECK(bad.parseError == "Missing a colon after a name of object member.");
+  CHECK(bad.parseOffset == 5);
+}
+
 }  // namespace
 }  // namespace livechat

@@ -20,6 +20,7 @@ struct PlatformFixture : RestFixture {
     platform = std::make_unique<PlatformApi>(service(), o);
   }
 
+  std::string contentType = "application/json";  // of the platform requests sent
   Reply Platform(const std::string& method, const std::string& path, const std::string& body,
                  std::optional<std::string> signature, std::optional<std::string> deliveryId = std::nullopt) {
     HttpRequest req;
@@ -27,7 +28,7 @@ struct PlatformFixture : RestFixture {
     req.target = path;
     req.body = body;
     req.peerIp = "198.51.100.9";
-    req.headers.emplace_back("content-type", "application/json");
+    req.headers.emplace_back("content-type", contentType);
     if (signature) req.headers.emplace_back("x-platform-hmac-sha256", *signature);
     if (deliveryId) req.headers.emplace_back("x-platform-webhook-id", *deliveryId);
     Reply r;
@@ -288,6 +289,31 @@ TEST_CASE("admin contact delete: only under /api/chat with a session; /chat/cust
   CHECK(At(conv.data(), "isRedacted").GetBool());
   CHECK(f.Get("/chat/conversations/" + c.id + "/messages").data().Size() == 1);
   CHECK(f.Admin("GET", "/api/chat/conversations/" + c.id, cookie).status() == 200);
+}
+
+TEST_CASE("platform: the body follows the shared JSON rule: any case of application/json, charset utf-8 only (415)") {
+  PlatformFixture f;
+  f.InboundFrom("casey@example.com", "Where is my parcel?");
+  const std::string body = f.RedactBody("casey@example.com");
+  for (const char* refused : {"text/plain", "application/json;charset=latin1"}) {
+    CAPTURE(refused);
+    f.contentType = refused;
+    auto r = f.Signed("/platform/customers-redact", body, "wh-415");
+    CHECK(r.status() == 415);
+    CHECK(r.code() == "UNSUPPORTED_MEDIA_TYPE");
+  }
+  CHECK(AuditOutcomes(f).empty());
+  f.contentType = "Application/JSON; charset=UTF-8";
+  auto ok = f.Signed("/platform/customers-redact", body, "wh-415");
+  CHECK(ok.status() == 200);
+  CHECK(Str(At(ok.data(), "outcome")) == "applied");
+  // A signed string with a byte that is not UTF-8 is refused, not stored.
+  f.contentType = "application/json";
+  std::string bad = body;
+  bad.replace(bad.find("casey"), 1, "\xff");
+  auto notUtf8 = f.Signed("/platform/customers-redact", bad, "wh-bad");
+  CHECK(notUtf8.status() == 400);
+  CHECK(notUtf8.message() == "the body must be a JSON object");
 }
 
 }  // namespace livechat::testing

@@ -309,5 +309,21 @@ TEST_CASE("A storage failure is 500 INTERNAL with a generic message") {
   CHECK(resp.Header("Content-Type") == std::optional<std::string>("application/json; charset=utf-8"));
 }
 
+TEST_CASE("REST bodies follow the shared JSON rule: charset must be utf-8 (415), type case-insensitive") {
+  RestFixture f;
+  Bodies b(f);
+  for (const char* refused : {"application/json;charset=latin1", "application/json; charset=\"utf-16\"",
+                              "application/problem+json"}) {
+    CAPTURE(refused);
+    auto r = b.Send(b.Valid(), std::string(refused));
+    CHECK(r.status() == 415);
+    CHECK(r.code() == "UNSUPPORTED_MEDIA_TYPE");
+    CHECK(r.message() == "Content-Type must be application/json");
+  }
+  CHECK(f.MessageCount(b.conv.id) == 1);
+  CHECK(b.Send(b.Valid(), "Application/JSON; charset=\"UTF-8\"").status() == 201);
+  CHECK(f.MessageCount(b.conv.id) == 2);
+}
+
 }  // namespace
 }  // namespace livechat

@@ -482,5 +482,27 @@ TEST_CASE("storefront: bodies are JSON of at most 256 KiB (413 over, 415 without
   CHECK(refused.code() == "UNSUPPORTED_MEDIA_TYPE");
   CHECK(At(f.Session(v).data(), "conversationId").IsNull());
 }
+
+TEST_CASE("storefront: Content-Type is matched case-insensitively, charset utf-8 only (the shared JSON rule)") {
+  StorefrontFixture f;
+  auto v = f.Start();
+  auto typed = [&](const char* type) {
+    HttpRequest req = f.StorefrontRequest("POST", "/storefront/pageviews", "{\"url\":\"https://shop.example/\"}",
+                                          f.shop.appId, v.token);
+    req.headers.back().second = type;  // the content-type
+    return f.SendStorefront(req);
+  };
+  // Used to be 415: the type was compared case-sensitively.
+  CHECK(typed("Application/JSON").status() == 201);
+  CHECK(typed("APPLICATION/JSON; charset=UTF-8").status() == 201);
+  // Used to pass: the type was only a prefix match.
+  for (const char* refused : {"application/jsonx", "application/json;charset=latin1", "text/plain"}) {
+    CAPTURE(refused);
+    Reply r = typed(refused);
+    CHECK(r.status() == 415);
+    CHECK(r.code() == "UNSUPPORTED_MEDIA_TYPE");
+  }
+}
+
 }  // namespace
 }  // namespace livechat::testing

@@ -17,7 +17,8 @@ TEST_CASE("after a platform uninstall, a subscription keeps delivering and the A
   req.method = "POST";
   req.target = "/platform/app-uninstalled";
   req.body = body;
-  req.headers = {{"x-platform-hmac-sha256", PlatformSignature("webhook-suite-platform-secret", body)}};
+  req.headers = {{"content-type", "application/json"},
+                 {"x-platform-hmac-sha256", PlatformSignature("webhook-suite-platform-secret", body)}};
   HttpResponse resp = platform.Handle(req);
   RecordExchange(req, resp);
   REQUIRE(resp.status == 200);
