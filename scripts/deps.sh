@@ -8,14 +8,16 @@ LIVECHAT_PACKAGES=(
   build-essential cmake pkg-config
   libsqlite3-dev rapidjson-dev libsodium-dev libfmt-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
-  doctest-dev
+  doctest-dev libpq-dev
 )
 
 # Only the test suite needs these: python3 (the install test signs a vector
 # with its hmac module), clang with its libFuzzer runtime (the GraphQL parser
 # fuzz target), Node.js with npm (graphql-js, the reference client), and
-# chromium (the storefront widget in a real browser, driven by playwright-core).
-LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev chromium)
+# chromium (the storefront widget in a real browser, driven by playwright-core),
+# and PostgreSQL (the server the PostgreSQL store's tests start on a throwaway
+# cluster through pg_virtualenv, from postgresql-common; contrib for unaccent).
+LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev chromium postgresql postgresql-contrib)
 
 livechat_install_test_deps() {
   local extra=("${LIVECHAT_TEST_PACKAGES[@]}")

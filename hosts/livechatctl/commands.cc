@@ -11,6 +11,7 @@
 #include "livechat/json_codec.h"
 #include "livechat/principal.h"
 #include "livechat/result.h"
+#include "livechat/postgres_store.h"
 #include "livechat/sqlite_store.h"
 
 namespace livechatctl {
@@ -337,6 +338,10 @@ Outcome Migrate(ChatService& service, const ParsedArgs& a) {
 
 Outcome Backup(ChatService&, const ParsedArgs& a) {
   const std::string& to = Req(a, "out");
+  if (livechat::IsPostgresUrl(a.db.value_or("")))
+    return Failed(livechat::Error{livechat::ErrorCode::kInvalidParams,
+                                  "backup copies a SQLite file; back up a PostgreSQL database with pg_dump "
+                                  "(docs/operations.md)"});
   livechat::Status st = livechat::BackupSqliteDatabase(a.db.value_or(""), to);
   if (!st.ok()) return Failed(st.error());
   std::error_code ec;

@@ -10,7 +10,8 @@
 #include "commands.h"
 #include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
-#include "livechat/sqlite_store.h"
+#include "livechat/open_store.h"
+#include "livechat/postgres_store.h"
 
 #ifndef LIVECHAT_VERSION
 #define LIVECHAT_VERSION "unknown"
@@ -56,12 +57,13 @@ int main(int argc, char** argv) {
   if (db.empty()) return Emit(livechatctl::UsageError("--db must not be empty"));
   args->db = db;  // commands that work on the file itself (backup) read it here
 
-  livechat::SqliteOptions options;
-  options.path = db;
-  options.readers = 1;  // one command, one thread
-  auto store = livechat::OpenSqliteStore(options);
+  livechat::StoreConfig config;
+  config.db = db;
+  config.readers = 1;  // one command, one thread
+  auto store = livechat::OpenStore(config);
   if (!store.ok())
-    return Emit({1, livechatctl::ErrorJson("INTERNAL", "cannot open database " + db + ": " + store.error().message)});
+    return Emit({1, livechatctl::ErrorJson("INTERNAL", "cannot open database " + livechat::DescribeDatabase(db) +
+                                                           ": " + store.error().message)});
 
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = store->get();
@@ -69,8 +71,11 @@ int main(int argc, char** argv) {
   // opened (and created) only by the commands that handle files.
   std::unique_ptr<livechat::BlobStore> blobs;
   if (args->words[0] == "files" || args->words[0] == "customers") {
-    std::string dir = db + ".files";
+    std::string dir = livechat::IsPostgresUrl(db) ? "" : db + ".files";
     if (const char* env = std::getenv("LIVECHAT_FILES_DIR"); env != nullptr && *env != '\0') dir = env;
+    if (dir.empty())
+      return Emit(livechatctl::UsageError("the database is a PostgreSQL URL: set LIVECHAT_FILES_DIR to livechatd's "
+                                          "--files-dir"));
     auto opened = livechat::OpenLocalDirBlobStore(dir);
     if (!opened.ok()) return Emit({1, livechatctl::ErrorJson("INTERNAL", opened.error().message)});
     blobs = std::move(opened).value();

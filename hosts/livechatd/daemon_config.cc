@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "livechat/http.h"
+#include "livechat/postgres_store.h"
 
 namespace livechatd {
 namespace {
@@ -53,6 +54,11 @@ std::optional<bool> ParseBool(std::string text) {
 std::string ApplyDb(DaemonConfig& c, const std::string& v) {
   if (v.empty()) return "must not be empty";
   c.dbPath = v;
+  return "";
+}
+
+std::string ApplyDbPool(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 256, &c.dbPool)) return "expects a number of connections from 1 to 256, got \"" + v + "\"";
   return "";
 }
 
@@ -336,7 +342,14 @@ std::string ApplyPlatformSecret(DaemonConfig& c, const std::string& v) {
 }
 
 const FlagSpec kFlags[] = {
-    {"db", "PATH", "./livechat.db", "SQLite database file (created and migrated on start)", false, ApplyDb},
+    {"db", "PATH|URL", "./livechat.db",
+     "SQLite database file, or a PostgreSQL URL (postgresql://user:password@host:5432/db?sslmode=require) that "
+     "several livechatd instances share; created or migrated on start",
+     false, ApplyDb},
+    {"db-pool", "N", "4",
+     "read connections to the database (each request that reads holds one); PostgreSQL adds one write and one "
+     "listening connection per instance",
+     false, ApplyDbPool},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
     {"demo", nullptr, "off",
      "create a demo store on first start and print its API key and a curl line; "
@@ -402,7 +415,7 @@ const FlagSpec kFlags[] = {
      false, ApplyStorefrontWaiters},
     {"files-dir", "DIR", "DB_PATH.files",
      "directory of uploaded files (attachments, logos, avatars, icons, contact imports); back it up with the "
-     "database",
+     "database. Required with PostgreSQL: a directory every instance shares (e.g. an NFS mount)",
      false, ApplyFilesDir},
     {"file-url-secret", "SECRET", "DIR/.url-secret",
      "signs attachment URLs (HMAC-SHA256); every livechatd on one database needs the same; at least 32 "
@@ -545,6 +558,10 @@ ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLooku
     return fail("--summarizer-model needs --summarizer-url");
   if (!c.summarizerApiKey.empty() && !c.summarizerApiKeyFile.empty())
     return fail("set the summarizer key once: LIVECHAT_SUMMARIZER_API_KEY or --summarizer-api-key-file, not both");
+  // Beside a database server there is no database file to put uploads next
+  // to, and every instance must see every upload.
+  if (livechat::IsPostgresUrl(c.dbPath) && c.filesDir.empty())
+    return fail("--db is a PostgreSQL URL: set --files-dir to a directory every livechatd instance shares");
   return r;
 }
 

@@ -34,7 +34,8 @@
 #include "livechat/mcp.h"
 #include "livechat/metrics.h"
 #include "livechat/rest.h"
-#include "livechat/sqlite_store.h"
+#include "livechat/open_store.h"
+#include "livechat/postgres_store.h"
 #include "livechat/storefront.h"
 #include "livechat/summarizer.h"
 #include "livechat/webhooks.h"
@@ -267,12 +268,16 @@ int main(int argc, char** argv) {
   // Outlives everything that counts into it (declared before them).
   livechat::MetricsRegistry metrics;
 
-  livechat::SqliteOptions sqlite;
-  sqlite.path = cfg.dbPath;
-  sqlite.metrics = &metrics;
-  auto opened = livechat::OpenSqliteStore(sqlite);
-  if (!opened.ok()) return Fail("cannot open database " + cfg.dbPath + ": " + opened.error().message, 1);
+  const bool postgres = livechat::IsPostgresUrl(cfg.dbPath);
+  livechat::StoreConfig storeConfig;
+  storeConfig.db = cfg.dbPath;
+  storeConfig.readers = cfg.dbPool;
+  storeConfig.metrics = &metrics;
+  auto opened = livechat::OpenStore(storeConfig);
+  if (!opened.ok())
+    return Fail("cannot open database " + livechat::DescribeDatabase(cfg.dbPath) + ": " + opened.error().message, 1);
   std::unique_ptr<livechat::Store> store = std::move(opened).value();
+  std::fprintf(stderr, "livechatd: database %s\n", livechat::DescribeDatabase(cfg.dbPath).c_str());
 
   const std::string filesDir = cfg.filesDir.empty() ? cfg.dbPath + ".files" : cfg.filesDir;
   auto blobsOpened = livechat::OpenLocalDirBlobStore(filesDir);
@@ -326,6 +331,15 @@ int main(int argc, char** argv) {
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
   serviceOptions.metrics = &metrics;
+  // On a shared database every instance counts the limits in it, so each
+  // holds across instances; alone on a SQLite file, in this process.
+  std::unique_ptr<livechat::RateWindows> sharedWindows;
+  std::unique_ptr<livechat::CostBuckets> sharedBuckets;
+  if (postgres) {
+    sharedWindows = livechat::OpenPostgresRateWindows(cfg.dbPath, serviceOptions.limits.rateWindowMillis);
+    sharedBuckets = livechat::OpenPostgresCostBuckets(cfg.dbPath, cfg.graphqlBucket, cfg.graphqlRefill);
+    serviceOptions.rateWindows = sharedWindows.get();
+  }
   serviceOptions.blobs = blobs.get();
   serviceOptions.fileUrlSecret = fileUrlSecret;
   serviceOptions.fileBaseUrl = cfg.publicUrl;
@@ -333,7 +347,9 @@ int main(int argc, char** argv) {
 
   std::optional<livechatd::DemoStore> demo;
   if (cfg.demo) {
-    auto d = livechatd::EnsureDemoStore(*service, cfg.dbPath);
+    // The demo's marker file lives beside a SQLite file, or in the shared
+    // files directory when the database is a server.
+    auto d = livechatd::EnsureDemoStore(*service, postgres ? filesDir + "/livechat" : cfg.dbPath);
     if (!d.ok()) return Fail("cannot create the demo store: " + d.error().message, 1);
     demo = std::move(d).value();
   }
@@ -347,6 +363,7 @@ int main(int argc, char** argv) {
   graphqlOptions.maxBodyBytes = cfg.maxBodyBytes;
   graphqlOptions.bucketCapacity = cfg.graphqlBucket;
   graphqlOptions.refillPerSecond = cfg.graphqlRefill;
+  graphqlOptions.costBuckets = sharedBuckets.get();
   graphqlOptions.trustedProxies = restOptions.trustedProxies;
   graphqlOptions.metrics = &metrics;
   auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);

@@ -27,6 +27,7 @@
 #include "livechat/model.h"
 #include "livechat/principal.h"
 #include "livechat/random.h"
+#include "livechat/rate_counters.h"
 #include "livechat/result.h"
 #include "livechat/store.h"
 
@@ -34,6 +35,7 @@ namespace livechat {
 
 class LoginThrottle;
 class RateLimiter;
+class RateWindows;
 
 // Every number here is a setting; the defaults are the spec's.
 struct Limits {
@@ -96,6 +98,11 @@ struct ServiceOptions {
   // cheap and thread-safe.
   std::function<void()> onSummaryQueued;
   Limits limits;
+  // Where the request windows (per key, per address, visitor starts) are
+  // counted; null: in this process. Several instances on one database pass
+  // the database's (OpenPostgresRateWindows, with limits.rateWindowMillis)
+  // so each limit holds across them. Not owned.
+  RateWindows* rateWindows = nullptr;
   MetricsRegistry* metrics = nullptr;    // null: nothing counted; not owned
   // Where uploaded files' bytes live; null: every upload is refused (INTERNAL,
   // "uploads are not configured"). Not owned.
@@ -683,7 +690,8 @@ class ChatService {
   Random* random_;
   ChannelSender* sender_;
   Resolver* resolver_;
-  std::unique_ptr<RateLimiter> limiter_;
+  std::unique_ptr<RateLimiter> ownLimiter_;  // when options_.rateWindows is null
+  RateWindows* limiter_;
   Counter* refusedByIp_ = nullptr;   // rate-limit refusals, when metrics are on
   Counter* refusedByKey_ = nullptr;
   std::unique_ptr<LoginThrottle> loginThrottle_;

@@ -12,6 +12,8 @@
 #include "livechat/http.h"
 #include "livechat/metrics.h"
 
+#include "livechat/rate_counters.h"
+
 namespace livechat {
 
 // The Customer schema. Resolvers read through the ChatService and Principal
@@ -25,6 +27,10 @@ struct GraphQLApiOptions {
   // unpublished.
   std::int64_t bucketCapacity = 20'000;
   std::int64_t refillPerSecond = 1'000;
+  // Where the buckets are kept; null: in this process. Several instances on
+  // one database pass the database's (OpenPostgresCostBuckets with the same
+  // capacity and refill) so a key's bucket drains across them. Not owned.
+  CostBuckets* costBuckets = nullptr;
   // Cost model: every selected field costs 1; a customers page multiplies
   // the cost of what is selected under it by its page size (first or last;
   // when neither is given, by this assumed size).

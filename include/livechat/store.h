@@ -126,6 +126,14 @@ class Store {
   virtual Status Write(const std::function<Status(StoreWriter&)>& fn) = 0;
   // True when the database answers and its schema is current.
   virtual bool Healthy() = 0;
+
+  // Calls `changed` (on a thread of the store's) with the id of each
+  // conversation another process's write wrote, soon after that write
+  // commits: how a long-poll on one instance wakes for a reply written on
+  // another. A store that only this process writes never calls it (the
+  // default). Replaces the previous callback; null stops the calls, and when
+  // this returns no call of the previous callback is running.
+  virtual void WatchOtherWriters(std::function<void(const std::string& conversationId)> changed) { (void)changed; }
 };
 
 }  // namespace livechat

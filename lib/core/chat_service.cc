@@ -28,7 +28,9 @@ ChatService::ChatService(ServiceOptions options)
       random_(options_.random ? options_.random : Random::Default()),
       sender_(options_.channelSender ? options_.channelSender : NullChannelSender()),
       resolver_(options_.resolver ? options_.resolver : Resolver::Default()),
-      limiter_(std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)),
+      ownLimiter_(options_.rateWindows ? nullptr
+                                       : std::make_unique<RateLimiter>(*clock_, options_.limits.rateWindowMillis)),
+      limiter_(options_.rateWindows ? options_.rateWindows : ownLimiter_.get()),
       loginThrottle_(std::make_unique<LoginThrottle>(*clock_, options_.limits)) {
   fileUrlSecret_ = options_.fileUrlSecret.empty() ? random_->Hex(32) : options_.fileUrlSecret;
   if (options_.metrics) {
@@ -42,9 +44,15 @@ ChatService::ChatService(ServiceOptions options)
     loginThrottledAddress_ =
         &options_.metrics->GetCounter(metric::kLoginThrottled, metric::kLoginThrottledHelp, {{"scope", "address"}});
   }
+  // Writes by other instances on a shared database (PostgreSQL) wake this
+  // instance's long-polls as its own writes do (through store_).
+  if (options_.store)
+    options_.store->WatchOtherWriters([this](const std::string& id) { NotifyConversationChanged(id); });
 }
 
-ChatService::~ChatService() = default;
+ChatService::~ChatService() {
+  if (options_.store) options_.store->WatchOtherWriters(nullptr);
+}
 
 // ---------------------------------------------------------------- auth
 
@@ -196,7 +204,7 @@ Status ChatService::Logout(const std::string& token) {
 }
 
 RateDecision ChatService::CheckRateLimit(const std::string& keyId, const std::string& sourceIp) {
-  auto toDecision = [](const RateLimiter::Outcome& o) {
+  auto toDecision = [](const RateWindows::Outcome& o) {
     return RateDecision{o.allowed, o.limit, o.remaining, o.resetInMillis};
   };
   // The IP window is counted first so that unauthenticated floods (key

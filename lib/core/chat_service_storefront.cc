@@ -192,7 +192,7 @@ Result<VisitorStart> InsertVisitorSession(StoreWriter& w, Random& random, const 
 
 // Runs `start` in the window of new sessions from `sourceIp`; only a session
 // that was created counts (a refusal of any kind gives its place back).
-Result<VisitorStart> WithinSessionWindow(RateLimiter& limiter, const std::string& sourceIp, int limit,
+Result<VisitorStart> WithinSessionWindow(RateWindows& limiter, const std::string& sourceIp, int limit,
                                          const std::function<Result<VisitorStart>()>& start) {
   const std::string key = "visitor-start:" + sourceIp;
   auto window = limiter.Take(key, limit);

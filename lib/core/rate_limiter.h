@@ -2,8 +2,8 @@
 // request of a key and lasts windowMillis; requests while blocked are counted
 // but never move the window's start, so blocking cannot extend itself.
 //
-// In-process: a multi-host deployment needs these windows in shared storage
-// (see docs/architecture.md). Thread-safe.
+// In-process: several instances on one database count in the database
+// instead (livechat/rate_counters.h). Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -12,28 +12,17 @@
 #include <unordered_map>
 
 #include "livechat/clock.h"
+#include "livechat/rate_counters.h"
 
 namespace livechat {
 
-class RateLimiter {
+class RateLimiter final : public RateWindows {
  public:
-  struct Outcome {
-    bool allowed;
-    int limit;
-    int remaining;
-    std::int64_t resetInMillis;
-    std::int64_t at;  // the clock's monotonic time of the call (Return)
-  };
-
   RateLimiter(const Clock& clock, std::int64_t windowMillis) : clock_(clock), window_(windowMillis) {}
-  // Counts one request under `key` against `limit`.
-  Outcome Hit(const std::string& key, int limit);
-  // For windows where only accepted calls count (new storefront sessions):
-  // like Hit, but a refused call is not counted; and Return gives back the
-  // place of a call Take counted (`at`: its Outcome's) that was refused
-  // after all, unless the window it was counted in has closed.
-  Outcome Take(const std::string& key, int limit);
-  void Return(const std::string& key, std::int64_t at);
+  // `at` is the clock's monotonic time.
+  Outcome Hit(const std::string& key, int limit) override;
+  Outcome Take(const std::string& key, int limit) override;
+  void Return(const std::string& key, std::int64_t at) override;
 
  private:
   struct Window {

@@ -11,20 +11,16 @@
 #include <unordered_map>
 
 #include "livechat/clock.h"
+#include "livechat/rate_counters.h"
 
 namespace livechat {
 
-class TokenBuckets {
+class TokenBuckets final : public CostBuckets {
  public:
   TokenBuckets(const Clock& clock, std::int64_t capacity, std::int64_t refillPerSecond)
       : clock_(clock), capacity_(capacity), refillPerSecond_(refillPerSecond) {}
 
-  struct Outcome {
-    bool allowed;
-    double left;  // tokens in the bucket after this take (or before a refused one)
-  };
-  // Takes `cost` tokens from `key`'s bucket; a refused take takes nothing.
-  Outcome Take(const std::string& key, std::int64_t cost);
+  Outcome Take(const std::string& key, std::int64_t cost) override;
   // Keys tracked now (tests: idle keys are forgotten).
   std::size_t size();
 

@@ -298,11 +298,15 @@ struct GraphQLApi::Impl {
       : service(svc),
         options(std::move(opts)),
         schema(std::move(s)),
-        buckets(svc.clock(), options.bucketCapacity, options.refillPerSecond) {}
+        ownBuckets(options.costBuckets ? nullptr
+                                       : std::make_unique<TokenBuckets>(svc.clock(), options.bucketCapacity,
+                                                                        options.refillPerSecond)),
+        buckets(options.costBuckets ? *options.costBuckets : *ownBuckets) {}
   ChatService& service;
   GraphQLApiOptions options;
   graphql::Schema schema;
-  TokenBuckets buckets;
+  std::unique_ptr<TokenBuckets> ownBuckets;  // when options.costBuckets is null
+  CostBuckets& buckets;
 
   std::int64_t Cost(const graphql::PreparedOperation& op) {
     return graphql::CalculateCost(op, [&](const graphql::WeighedField& f) {
@@ -426,7 +430,7 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
   }
 
   const std::int64_t cost = I.Cost(op);
-  const TokenBuckets::Outcome taken = I.buckets.Take(bucketKey, cost);
+  const CostBuckets::Outcome taken = I.buckets.Take(bucketKey, cost);
   const double left = taken.left;
   if (!taken.allowed) {
     graphql::ExecutionResult r;

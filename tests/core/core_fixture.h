@@ -8,6 +8,7 @@
 
 #include "livechat/chat_service.h"
 #include "livechat/sqlite_store.h"
+#include "support/test_store.h"
 
 namespace livechat::test {
 
@@ -23,7 +24,7 @@ struct CoreFixture {
 
   explicit CoreFixture(Limits limits = {}, Plan plan = Plan::kPro, bool autoAssign = false,
                        MetricsRegistry* metrics = nullptr) {
-    auto opened = OpenSqliteStore({":memory:", 1, 5000});
+    auto opened = testing::OpenTestStore();
     REQUIRE(opened.ok());
     store = std::move(opened).value();
     ServiceOptions o;

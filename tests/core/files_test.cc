@@ -14,6 +14,7 @@
 #include "livechat/platform.h"
 #include "livechat/sqlite_store.h"
 #include "support/temp_blob_dir.h"
+#include "support/test_store.h"
 
 namespace livechat::test {
 namespace {
@@ -31,7 +32,7 @@ struct FilesFixture {
   Member agent;
 
   explicit FilesFixture(Limits limits = {}) {
-    auto opened = OpenSqliteStore({":memory:", 1, 5000});
+    auto opened = testing::OpenTestStore();
     REQUIRE(opened.ok());
     store = std::move(opened).value();
     ServiceOptions o;

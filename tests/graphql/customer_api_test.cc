@@ -8,6 +8,7 @@
 
 #include "livechat/graphql_api.h"
 #include "livechat/sqlite_store.h"
+#include "support/test_store.h"
 
 namespace livechat {
 namespace {
@@ -22,7 +23,7 @@ struct GqlFixture {
   std::string key;
 
   explicit GqlFixture(GraphQLApiOptions opts = {}) {
-    auto opened = OpenSqliteStore({":memory:", 1, 5000});
+    auto opened = testing::OpenTestStore();
     REQUIRE(opened.ok());
     store = std::move(opened).value();
     ServiceOptions o;

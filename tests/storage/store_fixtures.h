@@ -16,8 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "livechat/postgres_store.h"
 #include "livechat/sqlite_store.h"
 #include "livechat/store.h"
+#include "support/pg_database.h"
 
 namespace doctest {
 template <typename T>
@@ -97,9 +99,28 @@ class FileSqliteFixture {
   std::unique_ptr<Store> store_;
 };
 
+// A fresh PostgreSQL database on the test server, with a reader pool.
+class PostgresFixture {
+ public:
+  PostgresFixture() {
+    PostgresOptions options;
+    options.url = db_.url();
+    options.readers = 2;
+    auto r = OpenPostgresStore(options);
+    if (!r.ok()) FAIL("OpenPostgresStore(" << options.url << "): " << r.error().message);
+    store_ = std::move(r).value();
+  }
+  Store& store() { return *store_; }
+  const PgTestDatabase& database() const { return db_; }
+
+ private:
+  PgTestDatabase db_;  // declared first: dropped after the store closes
+  std::unique_ptr<Store> store_;
+};
+
 #define STORE_TEST(name)                                                           \
   TEST_CASE_TEMPLATE(name, StoreFixture, ::livechat::testing::MemorySqliteFixture, \
-                     ::livechat::testing::FileSqliteFixture)
+                     ::livechat::testing::FileSqliteFixture, ::livechat::testing::PostgresFixture)
 
 // ---- Result helpers: a failure names the storage error and stops the test ----
 

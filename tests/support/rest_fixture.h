@@ -24,6 +24,7 @@
 #include "livechat/rest.h"
 #include "livechat/sqlite_store.h"
 #include "support/exchange_recorder.h"
+#include "support/test_store.h"
 
 namespace livechat::testing {
 
@@ -133,7 +134,7 @@ class RestFixture {
   explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}, Resolver* resolver = nullptr,
                        BlobStore* blobs = nullptr)
       : random_(NewSeededRandom(7)) {
-    auto opened = OpenSqliteStore(SqliteOptions{":memory:", 1, 5000});
+    auto opened = testing::OpenTestStore();
     REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
     store_ = std::move(opened).value();
     ServiceOptions so;

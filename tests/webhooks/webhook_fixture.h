@@ -19,6 +19,7 @@
 
 #include "support/rest_fixture.h"
 #include "livechat/webhooks.h"
+#include "support/test_store.h"
 
 namespace livechat::testing {
 
@@ -99,7 +100,7 @@ class WebhookFixture {
  public:
   explicit WebhookFixture(Plan plan = Plan::kPro) : random_(NewSeededRandom(7)), dispatchRandom_(NewSeededRandom(1234)) {
     resolver.Set(kHookHost, {kPublicAddress});
-    auto opened = OpenSqliteStore(SqliteOptions{":memory:", 1, 5000});
+    auto opened = testing::OpenTestStore();
     REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
     store_ = std::move(opened).value();
     ServiceOptions so;

@@ -5,9 +5,14 @@
 #include <set>
 #include <utility>
 
-#include "storage/sqlite/json_columns.h"
+#include "storage/common/json_columns.h"
 
 namespace livechat::sqlite {
+
+using storage::DecodeStringArray;
+using storage::DecodeStringMap;
+using storage::EncodeStringArray;
+using storage::EncodeStringMap;
 namespace {
 
 // A table's column layout, from which the statement texts are derived once.

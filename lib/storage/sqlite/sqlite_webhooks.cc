@@ -1,8 +1,13 @@
 // The webhook tables: subscriptions, outbox deliveries and the attempt log.
-#include "storage/sqlite/json_columns.h"
+#include "storage/common/json_columns.h"
 #include "storage/sqlite/sqlite_queries.h"
 
 namespace livechat::sqlite {
+
+using storage::DecodeStringArray;
+using storage::DecodeStringMap;
+using storage::EncodeStringArray;
+using storage::EncodeStringMap;
 namespace {
 
 constexpr const char* kSubCols =

@@ -1,4 +1,4 @@
-#include "storage/sqlite/json_columns.h"
+#include "storage/common/json_columns.h"
 
 #include <cstdint>
 #include <optional>
@@ -6,7 +6,7 @@
 #include "livechat/base/json_writer.h"
 #include "livechat/base/utf8.h"
 
-namespace livechat::sqlite {
+namespace livechat::storage {
 namespace {
 
 class Parser {
@@ -166,4 +166,4 @@ Result<std::map<std::string, std::string>> DecodeStringMap(std::string_view json
   return out;
 }
 
-}  // namespace livechat::sqlite
+}  // namespace livechat::storage

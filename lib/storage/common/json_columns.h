@@ -1,8 +1,8 @@
 // JSON text for the list- and map-valued columns (channels, tags,
-// customAttributes). The sqlite target does not link a JSON library, and
+// customAttributes). The storage targets do not link a JSON library, and
 // these columns only ever hold arrays of strings or string-to-string objects,
 // so a small exact codec is enough. The text is standard JSON, which keeps the
-// columns usable from SQLite's json_each() (the tag filter relies on it).
+// columns usable from SQLite's json_each() and PostgreSQL's jsonb (the tag filter relies on it).
 #pragma once
 
 #include <map>
@@ -12,7 +12,7 @@
 
 #include "livechat/result.h"
 
-namespace livechat::sqlite {
+namespace livechat::storage {
 
 std::string EncodeStringArray(const std::vector<std::string>& values);
 std::string EncodeStringMap(const std::map<std::string, std::string>& values);
@@ -21,4 +21,4 @@ std::string EncodeStringMap(const std::map<std::string, std::string>& values);
 Result<std::vector<std::string>> DecodeStringArray(std::string_view json);
 Result<std::map<std::string, std::string>> DecodeStringMap(std::string_view json);
 
-}  // namespace livechat::sqlite
+}  // namespace livechat::storage

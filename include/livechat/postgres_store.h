@@ -1,0 +1,47 @@
+// The PostgreSQL Store: for installations that run several livechatd
+// instances on one database (docs/operations.md, "Several instances on
+// PostgreSQL"). Most embedders open a store through livechat/open_store.h,
+// which picks the backend from the database setting.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "livechat/metrics.h"
+#include "livechat/rate_counters.h"
+#include "livechat/result.h"
+#include "livechat/store.h"
+
+namespace livechat {
+
+struct PostgresOptions {
+  // A libpq connection URI: postgresql://user:password@host:5432/db?sslmode=require
+  std::string url;
+  // Read connections kept open (each Read holds one for its snapshot); the
+  // store adds one write connection and one that listens for other
+  // instances' writes.
+  int readers = 4;
+  MetricsRegistry* metrics = nullptr;
+};
+
+// Connects, and migrates the database to this build's schema (one instance
+// migrates while others starting at the same moment wait). Errors: kInternal
+// with the server's message; a schema newer than this build is refused.
+Result<std::unique_ptr<Store>> OpenPostgresStore(const PostgresOptions& options);
+
+// Schema version this build migrates to.
+int PostgresSchemaVersion();
+
+// The limits' counters kept in the database at `url` (migrated by
+// OpenPostgresStore), so that several instances count each limit once:
+// request windows of `windowMillis` (ServiceOptions::rateWindows) and cost
+// buckets (GraphQLApiOptions::costBuckets). They connect on first use.
+std::unique_ptr<RateWindows> OpenPostgresRateWindows(const std::string& url, std::int64_t windowMillis);
+std::unique_ptr<CostBuckets> OpenPostgresCostBuckets(const std::string& url, std::int64_t capacity,
+                                                     std::int64_t refillPerSecond);
+
+// True for "postgresql://..." and "postgres://..." (libpq's URI forms).
+bool IsPostgresUrl(std::string_view db);
+
+}  // namespace livechat

@@ -1,0 +1,273 @@
+#include "storage/postgres/pg_connection.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <utility>
+
+namespace livechat::pg {
+namespace {
+
+constexpr std::string_view kSqlStateTag = " [SQLSTATE ";
+
+// Rewrites SQLite-style parameters (`?1`, `?`, `:name`) to PostgreSQL's `$n`
+// outside string literals and quoted identifiers; `::type` casts stay.
+Result<std::string> RewriteParameters(std::string_view sql, std::vector<std::string>& names) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  std::size_t implicit = 0;
+  for (std::size_t i = 0; i < sql.size();) {
+    const char c = sql[i];
+    if (c == '\'' || c == '"') {
+      const std::size_t end = sql.find(c, i + 1);
+      if (end == std::string_view::npos) return Error{ErrorCode::kInternal, "pg: unterminated quote in SQL"};
+      out.append(sql.substr(i, end + 1 - i));
+      i = end + 1;
+      continue;
+    }
+    if (c == ':' && i + 1 < sql.size() && sql[i + 1] == ':') {
+      out += "::";
+      i += 2;
+      continue;
+    }
+    auto isIdent = [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    };
+    if (c == ':' && i + 1 < sql.size() && isIdent(sql[i + 1])) {
+      std::size_t j = i + 1;
+      while (j < sql.size() && isIdent(sql[j])) ++j;
+      std::string name(sql.substr(i, j - i));
+      std::size_t n = 0;
+      while (n < names.size() && names[n] != name) ++n;
+      if (n == names.size()) names.push_back(name);
+      out += "$" + std::to_string(n + 1);
+      i = j;
+      continue;
+    }
+    if (c == '?') {
+      std::size_t j = i + 1;
+      while (j < sql.size() && sql[j] >= '0' && sql[j] <= '9') ++j;
+      std::size_t n = 0;
+      if (j > i + 1) {
+        std::from_chars(sql.data() + i + 1, sql.data() + j, n);
+      } else {
+        n = ++implicit;
+      }
+      if (n == 0) return Error{ErrorCode::kInternal, "pg: parameter ?0 in SQL"};
+      if (names.size() < n) names.resize(n);
+      out += "$" + std::to_string(n);
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
+Error PgError(PGconn* conn, const PGresult* res, std::string_view what) {
+  std::string msg = "postgres: ";
+  msg += what;
+  msg += ": ";
+  const char* text = res != nullptr ? PQresultErrorMessage(res) : nullptr;
+  if (text == nullptr || *text == '\0') text = conn != nullptr ? PQerrorMessage(conn) : "no connection";
+  std::string_view t(text);
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
+  msg += t;
+  if (res != nullptr) {
+    if (const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE); state != nullptr) {
+      msg += kSqlStateTag;
+      msg += state;
+      msg += "]";
+    }
+  }
+  return Error{ErrorCode::kInternal, std::move(msg)};
+}
+
+std::string_view SqlState(const Error& e) {
+  const std::size_t at = e.message.rfind(kSqlStateTag);
+  if (at == std::string::npos) return {};
+  std::string_view rest = std::string_view(e.message).substr(at + kSqlStateTag.size());
+  return rest.substr(0, rest.find(']'));
+}
+
+Result<std::unique_ptr<Connection>> Connection::Open(const std::string& url) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  if (conn == nullptr) return Error{ErrorCode::kInternal, "postgres: out of memory connecting"};
+  if (PQstatus(conn) != CONNECTION_OK) {
+    Error err = PgError(conn, nullptr, "connect");
+    PQfinish(conn);
+    return err;
+  }
+  std::unique_ptr<Connection> c(new Connection(conn));
+  // Times are integers of milliseconds everywhere; UTC only matters for
+  // anything the server formats itself. Notices (e.g. "relation already
+  // exists, skipping") are not errors and must not reach stderr.
+  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  LC_RETURN_IF_ERROR(c->Exec("SET TIME ZONE 'UTC'"));
+  return c;
+}
+
+Connection::~Connection() { PQfinish(conn_); }
+
+Status Connection::Exec(const std::string& sql) {
+  PGresult* res = PQexec(conn_, sql.c_str());
+  const ExecStatusType status = PQresultStatus(res);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+    PQclear(res);
+    return Status::Ok();
+  }
+  std::string what = sql.size() > 80 ? sql.substr(0, 80) + "..." : sql;
+  Error err = PgError(conn_, res, what);
+  PQclear(res);
+  return err;
+}
+
+Result<Statement> Connection::Prepare(std::string_view sql) {
+  auto it = cache_.find(sql);
+  if (it == cache_.end()) {
+    Prepared p;
+    LC_ASSIGN_OR_RETURN(std::string text, RewriteParameters(sql, p.names));
+    p.name = "lc" + std::to_string(++nextName_);
+    PGresult* res = PQprepare(conn_, p.name.c_str(), text.c_str(), static_cast<int>(p.names.size()), nullptr);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+      Error err = PgError(conn_, res, "prepare " + text.substr(0, 120));
+      PQclear(res);
+      return err;
+    }
+    PQclear(res);
+    it = cache_.emplace(std::string(sql), std::move(p)).first;
+  }
+  return Statement(this, &it->second);
+}
+
+Result<std::int64_t> Connection::QueryInt(const std::string& sql) {
+  LC_ASSIGN_OR_RETURN(Statement st, Prepare(sql));
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Error{ErrorCode::kInternal, "postgres: no row from " + sql};
+  return st.Int(0);
+}
+
+Statement::Statement(Connection* conn, const Connection::Prepared* prepared)
+    : conn_(conn), prepared_(prepared), values_(prepared->names.size()) {}
+
+Statement::Statement(Statement&& o) noexcept
+    : conn_(o.conn_),
+      prepared_(o.prepared_),
+      values_(std::move(o.values_)),
+      next_(o.next_),
+      bindError_(std::move(o.bindError_)),
+      res_(o.res_),
+      row_(o.row_),
+      ran_(o.ran_) {
+  o.res_ = nullptr;
+}
+
+Statement::~Statement() {
+  if (res_ != nullptr) PQclear(res_);
+}
+
+bool Statement::Seek(const char* name) {
+  const auto& names = prepared_->names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) {
+      next_ = i;
+      return true;
+    }
+  }
+  if (bindError_.empty()) bindError_ = std::string("no parameter ") + name;
+  return false;
+}
+
+Statement& Statement::Set(std::optional<std::string> v) {
+  if (next_ >= values_.size()) {
+    if (bindError_.empty()) bindError_ = "too many parameters (" + std::to_string(next_ + 1) + ")";
+    ++next_;
+    return *this;
+  }
+  values_[next_++] = std::move(v);
+  return *this;
+}
+
+Statement& Statement::Add(std::string_view v) {
+  // PostgreSQL text cannot hold NUL; the service's validators refuse it
+  // before storage, so one here is a defect to report, not to truncate.
+  if (v.find('\0') != std::string_view::npos && bindError_.empty()) bindError_ = "text with a NUL byte";
+  return Set(std::string(v));
+}
+
+Statement& Statement::Add(std::int64_t v) { return Set(std::to_string(v)); }
+
+Statement& Statement::Add(double v) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  return Set(std::string(buf, end));
+}
+
+Statement& Statement::AddNull() { return Set(std::nullopt); }
+
+Status Statement::Execute() {
+  ran_ = true;
+  if (!bindError_.empty()) return Error{ErrorCode::kInternal, "postgres: bind: " + bindError_};
+  std::vector<const char*> params(values_.size());
+  for (std::size_t i = 0; i < values_.size(); ++i) params[i] = values_[i] ? values_[i]->c_str() : nullptr;
+  res_ = PQexecPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
+                        nullptr, nullptr, 0);
+  const ExecStatusType status = PQresultStatus(res_);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return PgError(conn_->conn_, res_, "query");
+  const char* tuples = PQcmdTuples(res_);
+  conn_->changes_ = (tuples != nullptr && *tuples != '\0') ? std::strtoll(tuples, nullptr, 10) : 0;
+  return Status::Ok();
+}
+
+Result<bool> Statement::Step() {
+  if (!ran_) LC_RETURN_IF_ERROR(Execute());
+  if (res_ == nullptr) return false;
+  ++row_;
+  return row_ < PQntuples(res_);
+}
+
+Status Statement::Run() {
+  if (!ran_) return Execute();
+  return Status::Ok();
+}
+
+std::string Statement::Text(int col) const {
+  return std::string(PQgetvalue(res_, row_, col), static_cast<std::size_t>(PQgetlength(res_, row_, col)));
+}
+
+std::int64_t Statement::Int(int col) const {
+  const char* v = PQgetvalue(res_, row_, col);
+  // A boolean result reads as 1 or 0, like SQLite's.
+  if (*v == 't') return 1;
+  if (*v == 'f') return 0;
+  return std::strtoll(v, nullptr, 10);
+}
+
+bool Statement::Bool(int col) const { return Int(col) != 0; }
+
+double Statement::Double(int col) const { return std::strtod(PQgetvalue(res_, row_, col), nullptr); }
+
+std::optional<std::string> Statement::OptText(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Text(col);
+}
+
+std::optional<std::int64_t> Statement::OptInt(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Int(col);
+}
+
+std::optional<bool> Statement::OptBool(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Bool(col);
+}
+
+std::optional<double> Statement::OptDouble(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Double(col);
+}
+
+}  // namespace livechat::pg

@@ -1,0 +1,147 @@
+// One PostgreSQL connection (libpq) with its prepared-statement cache, and the
+// Statement every query uses. It mirrors the SQLite connection's shape, so a
+// query reads the same on both backends: bind in order (Add) or by name
+// (Named), Step through rows, read columns by index. Every libpq failure
+// becomes an Error{kInternal, ...} here, so nothing above sees a PGresult.
+//
+// Parameters and results travel as text: the server parses each parameter as
+// the type its use implies, so the SQL must say the type where the use does
+// not (`$1::text IS NULL`). A Connection is not thread-safe: the store hands
+// it to one thread at a time.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "livechat/result.h"
+
+namespace livechat::pg {
+
+class Statement;
+
+class Connection {
+ public:
+  // Connects to `url` (a libpq connection URI) and sets the session's time
+  // zone to UTC.
+  static Result<std::unique_ptr<Connection>> Open(const std::string& url);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Runs SQL without parameters (DDL, BEGIN/COMMIT, several statements).
+  Status Exec(const std::string& sql);
+
+  // The cached prepared statement for `sql`, prepared on first use. `sql`
+  // may name its parameters the SQLite way (`?1`, `?`, `:name`): they are
+  // rewritten to `$n` once, when prepared.
+  Result<Statement> Prepare(std::string_view sql);
+
+  // A single integer from a parameterless query.
+  Result<std::int64_t> QueryInt(const std::string& sql);
+
+  // False once the server connection is lost; the store then reconnects.
+  bool Ok() const { return PQstatus(conn_) == CONNECTION_OK; }
+  bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+  // Rows changed by the last statement run through a Statement.
+  std::int64_t Changes() const { return changes_; }
+  // The backend's process id (NOTIFY names its sender by it).
+  int BackendPid() const { return PQbackendPID(conn_); }
+  PGconn* handle() const { return conn_; }
+
+ private:
+  friend class Statement;
+  struct Prepared {
+    std::string name;
+    // For each `$n`, the parameter name it was written as (empty: positional).
+    std::vector<std::string> names;
+  };
+  explicit Connection(PGconn* conn) : conn_(conn) {}
+
+  PGconn* conn_;
+  std::int64_t changes_ = 0;
+  int nextName_ = 0;
+  struct SqlHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Prepared, SqlHash, std::equal_to<>> cache_;
+};
+
+// kInternal with the server's message (and SQLSTATE), prefixed by what was
+// attempted.
+Error PgError(PGconn* conn, const PGresult* res, std::string_view what);
+
+// The SQLSTATE of a failed statement's error, e.g. "40001"; empty if none.
+std::string_view SqlState(const Error& e);
+
+// A prepared statement being bound and run. The first failure while binding
+// is remembered and reported by Step/Run, so call sites bind without checking
+// each call.
+class Statement {
+ public:
+  Statement(Connection* conn, const Connection::Prepared* prepared);
+  Statement(Statement&& o) noexcept;
+  Statement& operator=(Statement&&) = delete;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  Statement& Add(std::string_view v);
+  Statement& Add(const std::string& v) { return Add(std::string_view(v)); }
+  Statement& Add(const char* v) { return Add(std::string_view(v)); }
+  Statement& Add(std::int64_t v);
+  Statement& Add(int v) { return Add(static_cast<std::int64_t>(v)); }
+  Statement& Add(bool v) { return Add(static_cast<std::int64_t>(v ? 1 : 0)); }
+  Statement& Add(double v);
+  Statement& AddNull();
+  template <typename T>
+  Statement& Add(const std::optional<T>& v) {
+    return v ? Add(*v) : AddNull();
+  }
+
+  // Binds `:name`; a name the SQL does not have is reported as kInternal.
+  template <typename T>
+  Statement& Named(const char* name, const T& v) {
+    if (!Seek(name)) return *this;
+    return Add(v);
+  }
+
+  // Runs the statement on the first call; true: a row is ready; false: done.
+  Result<bool> Step();
+  // Runs a statement that returns no rows (or ignores them).
+  Status Run();
+
+  bool IsNull(int col) const { return PQgetisnull(res_, row_, col) != 0; }
+  std::string Text(int col) const;
+  std::int64_t Int(int col) const;
+  bool Bool(int col) const;
+  double Double(int col) const;
+  std::optional<std::string> OptText(int col) const;
+  std::optional<std::int64_t> OptInt(int col) const;
+  std::optional<bool> OptBool(int col) const;
+  std::optional<double> OptDouble(int col) const;
+
+ private:
+  bool Seek(const char* name);
+  Statement& Set(std::optional<std::string> v);
+  Status Execute();
+
+  Connection* conn_;
+  const Connection::Prepared* prepared_;
+  std::vector<std::optional<std::string>> values_;
+  std::size_t next_ = 0;
+  std::string bindError_;
+  PGresult* res_ = nullptr;
+  int row_ = -1;
+  bool ran_ = false;
+};
+
+}  // namespace livechat::pg

@@ -1,0 +1,252 @@
+// Store knowledge: catalog items, their lookup keys, the full-text index over
+// them, and per-store JSON documents (pg_schema.cc).
+#include <string>
+
+#include "storage/postgres/pg_queries.h"
+
+namespace livechat::pg {
+namespace {
+
+constexpr const char* kItemCols = "shop_id, kind, id, parent_id, title, body, data_json, updated_at";
+
+CatalogItem ReadItem(const Statement& st, int i = 0) {
+  CatalogItem it;
+  it.shopId = st.Text(i + 0);
+  it.kind = st.Text(i + 1);
+  it.id = st.Text(i + 2);
+  it.parentId = st.Text(i + 3);
+  it.title = st.Text(i + 4);
+  it.body = st.Text(i + 5);
+  it.dataJson = st.Text(i + 6);
+  it.updatedAt = st.Int(i + 7);
+  return it;
+}
+
+// Text as the full-text index sees it: every ASCII character that is not a
+// letter or digit becomes a space, so "e-mail", "foo.bar" and "a@b.c" split
+// into words as FTS5's unicode61 tokenizer splits them (PostgreSQL's parser
+// would otherwise keep them whole as host, email or hyphenated tokens).
+// Bytes of multi-byte UTF-8 characters are kept; unaccent folds them.
+std::string FtsText(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    const bool keep = u >= 0x80 || (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+    if (!keep) c = ' ';
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<CatalogItem>> PgQueries::GetCatalogItem(const std::string& shopId, const std::string& kind,
+                                                                 const std::string& id) {
+  static const std::string sql =
+      std::string("SELECT ") + kItemCols + " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind).Add(id);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<CatalogItem>();
+  return std::optional<CatalogItem>(ReadItem(st));
+}
+
+Result<std::optional<CatalogItem>> PgQueries::FindCatalogItemByKey(const std::string& shopId,
+                                                                       const std::string& kind,
+                                                                       const std::string& key) {
+  static const std::string sql =
+      "SELECT i.shop_id, i.kind, i.id, i.parent_id, i.title, i.body, i.data_json, i.updated_at "
+      "FROM catalog_keys k JOIN catalog_items i ON i.shop_id = k.shop_id AND i.kind = k.kind AND i.id = k.item_id "
+      "WHERE k.shop_id = ?1 AND k.kind = ?2 AND k.key = ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind).Add(key);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<CatalogItem>();
+  return std::optional<CatalogItem>(ReadItem(st));
+}
+
+Result<std::vector<CatalogItem>> PgQueries::ListCatalogItems(const std::string& shopId, const std::string& kind,
+                                                                 const std::string& parentId,
+                                                                 const std::string& afterId, int limit) {
+  // Two statements so each uses its index: (shop, kind, id) or
+  // (shop, kind, parent, id).
+  static const std::string all = std::string("SELECT ") + kItemCols +
+                                 " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id > ?3 "
+                                 "ORDER BY id LIMIT ?4";
+  static const std::string children = std::string("SELECT ") + kItemCols +
+                                      " FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND parent_id = ?5 "
+                                      "AND id > ?3 ORDER BY id LIMIT ?4";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(parentId.empty() ? all : children));
+  st.Add(shopId).Add(kind).Add(afterId).Add(limit);
+  if (!parentId.empty()) st.Add(parentId);
+  std::vector<CatalogItem> out;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    out.push_back(ReadItem(st));
+  }
+  return out;
+}
+
+Result<std::vector<CatalogHit>> PgQueries::SearchCatalog(const std::string& shopId, const std::string& kind,
+                                                             const std::vector<std::string>& terms, int limit) {
+  return Search(shopId, kind, "", terms, limit);
+}
+
+Result<std::vector<CatalogHit>> PgQueries::SearchCatalogChildren(const std::string& shopId, const std::string& kind,
+                                                                     const std::string& parentId,
+                                                                     const std::vector<std::string>& terms, int limit) {
+  if (parentId.empty()) return std::vector<CatalogHit>();
+  return Search(shopId, kind, parentId, terms, limit);
+}
+
+Result<std::vector<CatalogHit>> PgQueries::Search(const std::string& shopId, const std::string& kind,
+                                                      const std::string& parentId,
+                                                      const std::vector<std::string>& terms, int limit) {
+  std::vector<CatalogHit> out;
+  std::string words;
+  std::size_t n = 0;
+  for (const auto& t : terms) {
+    const std::string w = FtsText(t);
+    if (w.find_first_not_of(' ') == std::string::npos) continue;
+    words += (words.empty() ? "" : " ") + w;
+    ++n;
+  }
+  if (n == 0 || limit < 1) return out;
+  // plainto_tsquery reads user text as words only (no query syntax) and ANDs
+  // them; the OR form swaps its operators. Ranked with ts_rank, title (A)
+  // weighing ten times the body (D), as FTS5's bm25 weights do; the GIN
+  // index finds the rows, shop and kind (and parent) filter them.
+  static const std::string all =
+      "SELECT shop_id, kind, id, parent_id, title, body, data_json, updated_at, "
+      "ts_rank('{0.1,0,0,1.0}', fts, q, 1) AS score "
+      "FROM catalog_items CROSS JOIN (SELECT plainto_tsquery('livechat_fts', ?1) AS q) AS query "
+      "WHERE shop_id = ?3 AND kind = ?4 AND (?5 = '' OR parent_id = ?5) AND fts @@ q "
+      "ORDER BY score DESC, id LIMIT ?2";
+  static const std::string any =
+      "SELECT shop_id, kind, id, parent_id, title, body, data_json, updated_at, "
+      "ts_rank('{0.1,0,0,1.0}', fts, q, 1) AS score "
+      "FROM catalog_items CROSS JOIN "
+      "(SELECT replace(plainto_tsquery('livechat_fts', ?1)::text, ' & ', ' | ')::tsquery AS q) AS query "
+      "WHERE shop_id = ?3 AND kind = ?4 AND (?5 = '' OR parent_id = ?5) AND fts @@ q "
+      "ORDER BY score DESC, id LIMIT ?2";
+  auto run = [&](const std::string& sql, int max) -> Status {
+    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+    st.Add(words).Add(max).Add(shopId).Add(kind).Add(parentId);
+    for (;;) {
+      LC_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) break;
+      CatalogHit h;
+      h.item = ReadItem(st);
+      h.relevance = st.Double(8);
+      bool seen = false;
+      for (const auto& o : out) seen = seen || o.item.id == h.item.id;
+      if (!seen && static_cast<int>(out.size()) < limit) out.push_back(std::move(h));
+    }
+    return Status::Ok();
+  };
+  // Records with every word first, then, when that leaves room, records
+  // with any of them (as the SQLite store does).
+  LC_RETURN_IF_ERROR(run(all, limit));
+  if (n > 1 && static_cast<int>(out.size()) < limit) LC_RETURN_IF_ERROR(run(any, limit + static_cast<int>(out.size())));
+  return out;
+}
+
+Result<std::int64_t> PgQueries::CountCatalogItems(const std::string& shopId, const std::string& kind) {
+  static const std::string sql = "SELECT COUNT(*) FROM catalog_items WHERE shop_id = ?1 AND kind = ?2";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(kind);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  return row ? st.Int(0) : 0;
+}
+
+Result<std::optional<std::string>> PgQueries::GetShopDocument(const std::string& shopId,
+                                                                  const std::string& name) {
+  static const std::string sql = "SELECT json FROM shop_documents WHERE shop_id = ?1 AND name = ?2";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(name);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<std::string>();
+  return std::optional<std::string>(st.Text(0));
+}
+
+Status PgQueries::PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) {
+  static const std::string upsert =
+      "INSERT INTO catalog_items (shop_id, kind, id, parent_id, title, body, data_json, updated_at, fts) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, setweight(to_tsvector('livechat_fts', ?9), 'A') || "
+      "setweight(to_tsvector('livechat_fts', ?10), 'D')) "
+      "ON CONFLICT (shop_id, kind, id) DO UPDATE SET parent_id = excluded.parent_id, title = excluded.title, "
+      "body = excluded.body, data_json = excluded.data_json, updated_at = excluded.updated_at, fts = excluded.fts";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(upsert));
+  st.Add(item.shopId).Add(item.kind).Add(item.id).Add(item.parentId).Add(item.title).Add(item.body)
+      .Add(item.dataJson).Add(item.updatedAt);
+  st.Add(FtsText(item.title)).Add(FtsText(item.body));
+  LC_RETURN_IF_ERROR(st.Run());
+
+  static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement dk, conn_.Prepare(delKeys));
+  dk.Add(item.shopId).Add(item.kind).Add(item.id);
+  LC_RETURN_IF_ERROR(dk.Run());
+  // A key names one item: a later item claiming it takes it over.
+  static const std::string insKey =
+      "INSERT INTO catalog_keys (shop_id, kind, key, item_id) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (shop_id, kind, key) DO UPDATE SET item_id = excluded.item_id";
+  for (const auto& k : keys) {
+    if (k.empty()) continue;
+    LC_ASSIGN_OR_RETURN(Statement ik, conn_.Prepare(insKey));
+    ik.Add(item.shopId).Add(item.kind).Add(k).Add(item.id);
+    LC_RETURN_IF_ERROR(ik.Run());
+  }
+  return Status::Ok();
+}
+
+Result<bool> PgQueries::DeleteCatalogItem(const std::string& shopId, const std::string& kind,
+                                              const std::string& id) {
+  static const std::string sel = "SELECT rid FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id = ?3";
+  std::int64_t rowid = 0;
+  {
+    // Scoped: statements are cached per connection, and the recursion below
+    // reuses this one.
+    LC_ASSIGN_OR_RETURN(Statement s, conn_.Prepare(sel));
+    s.Add(shopId).Add(kind).Add(id);
+    LC_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) return false;
+    rowid = s.Int(0);
+  }
+  // Children (a product's FAQ entries) go with their parent, from every kind.
+  static const std::string kids =
+      "SELECT kind, id FROM catalog_items WHERE shop_id = ?1 AND parent_id = ?2 AND kind <> ?3";
+  std::vector<std::pair<std::string, std::string>> children;
+  {
+    LC_ASSIGN_OR_RETURN(Statement k, conn_.Prepare(kids));
+    k.Add(shopId).Add(id).Add(kind);
+    for (;;) {
+      LC_ASSIGN_OR_RETURN(bool r, k.Step());
+      if (!r) break;
+      children.emplace_back(k.Text(0), k.Text(1));
+    }
+  }
+  for (const auto& [ck, cid] : children) {
+    LC_ASSIGN_OR_RETURN(bool gone, DeleteCatalogItem(shopId, ck, cid));
+    (void)gone;
+  }
+  static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";
+  LC_ASSIGN_OR_RETURN(Statement dk, conn_.Prepare(delKeys));
+  dk.Add(shopId).Add(kind).Add(id);
+  LC_RETURN_IF_ERROR(dk.Run());
+  static const std::string delItem = "DELETE FROM catalog_items WHERE rid = ?1";
+  LC_ASSIGN_OR_RETURN(Statement di, conn_.Prepare(delItem));
+  di.Add(rowid);
+  LC_RETURN_IF_ERROR(di.Run());
+  return true;
+}
+
+Status PgQueries::PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) {
+  static const std::string sql =
+      "INSERT INTO shop_documents (shop_id, name, json) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (shop_id, name) DO UPDATE SET json = excluded.json";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(name).Add(json);
+  return st.Run();
+}
+
+}  // namespace livechat::pg

@@ -1,0 +1,637 @@
+#include "storage/postgres/pg_schema.h"
+
+#include <array>
+#include <string>
+
+#include "livechat/postgres_store.h"
+
+namespace livechat::pg {
+namespace {
+
+struct Migration {
+  int version;
+  const char* sql;
+};
+
+// The SQLite schema (lib/storage/sqlite/sqlite_schema.cc, all its migrations)
+// in PostgreSQL's terms. Differences, each for a reason:
+//  - times are BIGINT milliseconds and flags BIGINT 0/1, as in SQLite, so one
+//    query shape reads both backends;
+//  - tables whose lists break ties by insertion order carry an identity
+//    column `rid` (SQLite's rowid);
+//  - messages.seq and events.seq are identities; every write transaction
+//    holds the store's one write lock (pg_store.cc), so numbers commit in the
+//    order they are drawn and a reader paging by seq never skips one;
+//  - the catalog's full-text index is a weighted tsvector column with a GIN
+//    index under the `livechat_fts` configuration (unaccent, then English
+//    stemming: SQLite's porter + remove_diacritics), instead of FTS5;
+//  - the customer count per shop is kept by plpgsql triggers.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE EXTENSION IF NOT EXISTS unaccent;
+CREATE TEXT SEARCH CONFIGURATION livechat_fts (COPY = pg_catalog.simple);
+-- English stemming that keeps stop words: FTS5's porter tokenizer drops none,
+-- so "how to return" must still match on every word.
+CREATE TEXT SEARCH DICTIONARY livechat_english_stem (TEMPLATE = snowball, LANGUAGE = english);
+-- The store turns every ASCII character but letters and digits into a space
+-- before indexing or querying (pg_knowledge.cc), so these are the tokens.
+ALTER TEXT SEARCH CONFIGURATION livechat_fts
+  ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart
+  WITH unaccent, livechat_english_stem;
+ALTER TEXT SEARCH CONFIGURATION livechat_fts ALTER MAPPING FOR int, uint WITH simple;
+
+CREATE TABLE shops (
+  id TEXT NOT NULL PRIMARY KEY,
+  app_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  auto_assign BIGINT NOT NULL,
+  installed BIGINT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX shops_app_id ON shops(app_id);
+
+CREATE TABLE api_keys (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  key_hash TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  permissions BIGINT NOT NULL,
+  legacy BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  active_from BIGINT NOT NULL,
+  revoked_at BIGINT,
+  last_used_at BIGINT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE UNIQUE INDEX api_keys_key_hash ON api_keys(key_hash);
+CREATE INDEX api_keys_created ON api_keys(shop_id, created_at, rid);
+
+CREATE TABLE members (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  first_name TEXT,
+  last_name TEXT,
+  avatar_url TEXT NOT NULL,
+  role TEXT NOT NULL,
+  active BIGINT NOT NULL,
+  enable_away_mode BIGINT,
+  password_hash TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX members_created ON members(shop_id, created_at, rid);
+CREATE INDEX members_email ON members(lower(email));
+
+CREATE TABLE customers (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  shopify_id TEXT,
+  name TEXT,
+  first_name TEXT,
+  last_name TEXT,
+  email TEXT,
+  phone TEXT,
+  type TEXT NOT NULL,
+  channels_json TEXT NOT NULL,
+  tags_json TEXT NOT NULL,
+  note TEXT,
+  custom_attributes_json TEXT NOT NULL,
+  address1 TEXT,
+  address2 TEXT,
+  city TEXT,
+  zip TEXT,
+  country TEXT,
+  country_code TEXT,
+  orders_count BIGINT,
+  total_spent DOUBLE PRECISION,
+  ip_address TEXT,
+  ip_location TEXT,
+  browser TEXT,
+  browser_version TEXT,
+  os TEXT,
+  device_type TEXT,
+  sender_seq BIGINT,
+  last_chat_at BIGINT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT,
+  channel_recipient TEXT,
+  redacted_at BIGINT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX customers_email ON customers(shop_id, lower(email)) WHERE email IS NOT NULL;
+CREATE INDEX customers_order ON customers(shop_id, created_at, id);
+CREATE INDEX customers_shopify ON customers(shop_id, shopify_id) WHERE shopify_id IS NOT NULL;
+CREATE INDEX customers_created_rid ON customers(shop_id, created_at, rid);
+
+CREATE TABLE conversations (
+  rid BIGINT PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  firestore_id TEXT,
+  pg_convo_id BIGINT CHECK (pg_convo_id IS NULL OR pg_convo_id = rid),
+  session_id TEXT,
+  customer_uuid TEXT,
+  customer_name TEXT,
+  customer_email TEXT,
+  customer_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  is_chat_bot BIGINT NOT NULL,
+  has_chat_bot BIGINT NOT NULL,
+  is_read BIGINT NOT NULL,
+  is_customer_read BIGINT NOT NULL,
+  is_online BIGINT NOT NULL,
+  is_block BIGINT NOT NULL,
+  is_starred BIGINT NOT NULL,
+  has_first_msg BIGINT NOT NULL,
+  hide_pre_chat_message TEXT NOT NULL,
+  member_id TEXT,
+  channel TEXT NOT NULL,
+  channels_json TEXT NOT NULL,
+  tags_json TEXT NOT NULL,
+  message_count BIGINT,
+  last_message_text TEXT,
+  last_message_sender_type TEXT,
+  last_message_created_at BIGINT,
+  last_active BIGINT,
+  created_at BIGINT,
+  updated_at BIGINT,
+  last_customer_message_at BIGINT,
+  in_new_datastore BIGINT NOT NULL CHECK (in_new_datastore = 0 OR pg_convo_id IS NOT NULL),
+  sort_active BIGINT NOT NULL GENERATED ALWAYS AS (coalesce(last_active, 0)) STORED,
+  redacted_at BIGINT
+);
+CREATE UNIQUE INDEX conversations_id ON conversations(shop_id, id);
+CREATE INDEX conversations_firestore ON conversations(shop_id, firestore_id) WHERE firestore_id IS NOT NULL;
+CREATE INDEX conversations_list ON conversations(shop_id, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_status ON conversations(shop_id, status, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_customer ON conversations(shop_id, customer_uuid, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_member ON conversations(shop_id, member_id, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_email
+  ON conversations(shop_id, lower(customer_email), sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_customer_all ON conversations(shop_id, customer_uuid) WHERE customer_uuid IS NOT NULL;
+CREATE INDEX conversations_legacy ON conversations(shop_id, rid) WHERE in_new_datastore = 0;
+
+CREATE TABLE conversation_tags (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id, tag),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX conversation_tags_tag ON conversation_tags(shop_id, tag);
+
+CREATE TABLE messages (
+  seq BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  sender_name TEXT NOT NULL,
+  sender_type TEXT NOT NULL,
+  member_id TEXT,
+  is_admin BIGINT NOT NULL,
+  is_automated BIGINT NOT NULL,
+  is_bot BIGINT NOT NULL,
+  is_note BIGINT NOT NULL,
+  is_first BIGINT NOT NULL,
+  is_transfer BIGINT NOT NULL,
+  is_quick_reply_msg BIGINT NOT NULL,
+  is_ask_bot_message BIGINT NOT NULL,
+  is_deleted BIGINT NOT NULL,
+  content_type TEXT NOT NULL,
+  topic TEXT,
+  chatbot_products_json TEXT NOT NULL,
+  chatbot_faqs_json TEXT NOT NULL,
+  files_json TEXT NOT NULL,
+  reply_message_json TEXT,
+  created_at BIGINT NOT NULL,
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE UNIQUE INDEX messages_id ON messages(shop_id, id);
+CREATE INDEX messages_conversation ON messages(shop_id, conversation_id, seq);
+
+CREATE TABLE notes (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  is_updated BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX notes_conversation ON notes(shop_id, conversation_id, created_at, rid);
+
+CREATE TABLE attributes (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX attributes_conversation ON attributes(shop_id, conversation_id, created_at, rid);
+CREATE INDEX attributes_name ON attributes(shop_id, conversation_id, name);
+
+CREATE TABLE browsed_pages (
+  seq BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  title TEXT,
+  viewed_at BIGINT NOT NULL,
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX browsed_pages_conversation ON browsed_pages(shop_id, conversation_id, viewed_at);
+
+CREATE TABLE summaries (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  summarizer TEXT NOT NULL,
+  generated_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE typing (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  active BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id, member_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE admin_sessions (
+  token_hash TEXT NOT NULL PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX admin_sessions_member ON admin_sessions(shop_id, member_id);
+
+CREATE TABLE events (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  shop_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  conversation_id TEXT,
+  occurred_at BIGINT NOT NULL,
+  data_json TEXT NOT NULL
+);
+CREATE INDEX events_shop ON events(shop_id, seq);
+
+CREATE TABLE webhook_subscriptions (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  events_json TEXT NOT NULL,
+  is_active BIGINT NOT NULL,
+  secret TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  metadata_json TEXT NOT NULL,
+  legacy BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  last_delivery_at BIGINT,
+  last_delivery_status TEXT,
+  last_delivery_status_code BIGINT,
+  last_delivery_error TEXT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE UNIQUE INDEX webhook_subscriptions_url ON webhook_subscriptions(shop_id, url);
+CREATE INDEX webhook_subscriptions_created ON webhook_subscriptions(shop_id, created_at);
+
+CREATE TABLE webhook_deliveries (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  shop_id TEXT NOT NULL,
+  subscription_id TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts BIGINT NOT NULL,
+  next_attempt_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  last_attempt_at BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at, rid) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries(shop_id, subscription_id, rid);
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(shop_id, subscription_id, next_attempt_at)
+  WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(shop_id, subscription_id, lease_until)
+  WHERE state = 'pending' AND lease_until > 0;
+
+CREATE TABLE webhook_attempts (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  subscription_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  attempt BIGINT NOT NULL,
+  at BIGINT NOT NULL,
+  status_code BIGINT,
+  error TEXT,
+  duration_ms BIGINT NOT NULL,
+  outcome TEXT NOT NULL
+);
+CREATE INDEX webhook_attempts_subscription ON webhook_attempts(shop_id, subscription_id, rid);
+
+CREATE TABLE shop_customer_counts (
+  shop_id TEXT PRIMARY KEY,
+  n BIGINT NOT NULL
+);
+CREATE FUNCTION livechat_customers_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO shop_customer_counts (shop_id, n) VALUES (NEW.shop_id, 1)
+      ON CONFLICT (shop_id) DO UPDATE SET n = shop_customer_counts.n + 1;
+  ELSE
+    UPDATE shop_customer_counts SET n = n - 1 WHERE shop_id = OLD.shop_id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER customers_count AFTER INSERT OR DELETE ON customers
+  FOR EACH ROW EXECUTE FUNCTION livechat_customers_count();
+
+CREATE TABLE catalog_items (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL REFERENCES shops(id),
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  parent_id TEXT NOT NULL DEFAULT '',
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  data_json TEXT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  fts tsvector NOT NULL,
+  UNIQUE (shop_id, kind, id)
+);
+CREATE INDEX catalog_items_parent ON catalog_items(shop_id, kind, parent_id, id);
+CREATE INDEX catalog_items_fts ON catalog_items USING GIN (fts);
+CREATE TABLE catalog_keys (
+  shop_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  PRIMARY KEY (shop_id, kind, key)
+);
+CREATE INDEX catalog_keys_item ON catalog_keys(shop_id, kind, item_id);
+CREATE TABLE shop_documents (
+  shop_id TEXT NOT NULL REFERENCES shops(id),
+  name TEXT NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (shop_id, name)
+);
+
+CREATE TABLE visitor_sessions (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  customer_id TEXT,
+  conversation_id TEXT,
+  state_json TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  last_seen_at BIGINT NOT NULL,
+  ended_at BIGINT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX visitor_sessions_customer ON visitor_sessions(shop_id, customer_id) WHERE customer_id IS NOT NULL;
+CREATE INDEX admin_sessions_shop ON admin_sessions(shop_id, member_id);
+
+CREATE TABLE channel_integrations (
+  shop_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  connected BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, channel)
+);
+CREATE TABLE platform_requests (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  delivery_id TEXT,
+  request_key TEXT NOT NULL,
+  received_at BIGINT NOT NULL,
+  outcome TEXT NOT NULL,
+  changes_json TEXT NOT NULL,
+  message TEXT
+);
+CREATE UNIQUE INDEX platform_requests_id ON platform_requests(shop_id, id);
+CREATE INDEX platform_requests_key ON platform_requests(shop_id, request_key, seq);
+CREATE INDEX platform_requests_received ON platform_requests(shop_id, received_at DESC, seq DESC);
+CREATE TABLE data_requests (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  customer_json TEXT NOT NULL,
+  received_at BIGINT NOT NULL,
+  contacts BIGINT NOT NULL,
+  export_json TEXT NOT NULL,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX data_requests_received ON data_requests(shop_id, received_at DESC);
+
+CREATE TABLE files (
+  shop_id TEXT NOT NULL,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  content_type TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  conversation_id TEXT,
+  message_id TEXT,
+  uploader_type TEXT NOT NULL,
+  uploader_id TEXT,
+  PRIMARY KEY (shop_id, id)
+);
+CREATE INDEX files_kind ON files(shop_id, kind, created_at, id);
+
+CREATE TABLE summary_jobs (
+  shop_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  requested_at BIGINT NOT NULL,
+  attempts BIGINT NOT NULL,
+  next_attempt_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, conversation_id),
+  FOREIGN KEY (shop_id, conversation_id) REFERENCES conversations(shop_id, id)
+    ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+CREATE INDEX summary_jobs_due ON summary_jobs(next_attempt_at);
+
+-- A top-level string field of a JSON text, NULL when the text is not JSON
+-- (SQLite's json_valid + json_extract).
+CREATE FUNCTION livechat_json_text(doc text, field text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN doc::jsonb ->> field;
+EXCEPTION WHEN others THEN
+  RETURN NULL;
+END $$;
+
+-- The database's clock in milliseconds: leases compare against one clock
+-- however far the instances' clocks drift apart.
+CREATE FUNCTION livechat_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS
+  $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+)sql";
+
+// The limits' counters shared by every instance (livechat/rate_counters.h):
+// UNLOGGED, because they are worth nothing after a crash (a window lasts a
+// minute) and every request writes them. Each function is one statement:
+// the upsert locks the key's row, so concurrent instances count one after
+// another. Times are the database's clock.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE UNLOGGED TABLE rate_windows (
+  key TEXT PRIMARY KEY,
+  start_ms BIGINT NOT NULL,
+  count BIGINT NOT NULL
+);
+CREATE INDEX rate_windows_start ON rate_windows(start_ms);
+CREATE FUNCTION livechat_rate_count(k text, lim bigint, window_ms bigint, count_refused boolean,
+                                    OUT allowed boolean, OUT counted bigint, OUT reset_ms bigint, OUT now_ms bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  started bigint;
+BEGIN
+  now_ms := livechat_now_ms();
+  INSERT INTO rate_windows AS w (key, start_ms, count) VALUES (k, now_ms, 0)
+  ON CONFLICT (key) DO UPDATE SET
+    start_ms = CASE WHEN now_ms - w.start_ms >= window_ms OR w.count = 0 THEN now_ms ELSE w.start_ms END,
+    count = CASE WHEN now_ms - w.start_ms >= window_ms OR w.count = 0 THEN 0 ELSE w.count END
+  RETURNING w.start_ms, w.count INTO started, counted;
+  allowed := counted < lim;
+  IF allowed OR count_refused THEN
+    counted := counted + 1;
+    UPDATE rate_windows SET count = counted WHERE key = k;
+  END IF;
+  reset_ms := started + window_ms - now_ms;
+END $$;
+CREATE FUNCTION livechat_rate_return(k text, at_ms bigint, window_ms bigint) RETURNS void LANGUAGE sql AS $$
+  UPDATE rate_windows SET count = count - 1
+  WHERE key = k AND count > 0 AND start_ms <= at_ms AND at_ms - start_ms < window_ms
+$$;
+
+CREATE UNLOGGED TABLE cost_buckets (
+  key TEXT PRIMARY KEY,
+  tokens DOUBLE PRECISION NOT NULL,
+  at_ms BIGINT NOT NULL
+);
+CREATE INDEX cost_buckets_at ON cost_buckets(at_ms);
+CREATE FUNCTION livechat_bucket_take(k text, cost bigint, capacity bigint, refill_per_s bigint,
+                                     OUT allowed boolean, OUT left_tokens double precision)
+LANGUAGE plpgsql AS $$
+DECLARE
+  now_ms bigint := livechat_now_ms();
+  have double precision;
+BEGIN
+  INSERT INTO cost_buckets AS b (key, tokens, at_ms) VALUES (k, capacity, now_ms)
+  ON CONFLICT (key) DO UPDATE SET
+    tokens = least(capacity::double precision,
+                   b.tokens + greatest(now_ms - b.at_ms, 0)::double precision * refill_per_s / 1000.0),
+    at_ms = now_ms
+  RETURNING b.tokens INTO have;
+  allowed := cost <= have;
+  IF allowed THEN
+    have := have - cost;
+    UPDATE cost_buckets SET tokens = have WHERE key = k;
+  END IF;
+  left_tokens := have;
+END $$;
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations{{
+    {1, kSchemaV1},
+    {2, kSchemaV2},
+}};
+
+// Any constant unique to livechat; every instance uses the same.
+constexpr const char* kMigrationLock = "SELECT pg_advisory_lock(7426391805512)";
+constexpr const char* kMigrationUnlock = "SELECT pg_advisory_unlock(7426391805512)";
+
+Status TooNew(std::int64_t seen, int target) {
+  return Error{ErrorCode::kInternal, "postgres: the database's schema version " + std::to_string(seen) +
+                                         " is newer than this build's " + std::to_string(target) +
+                                         "; run a livechat build at least as new as the one that migrated it"};
+}
+
+}  // namespace
+
+Result<std::int64_t> CurrentVersion(Connection& conn) {
+  LC_ASSIGN_OR_RETURN(std::int64_t exists, conn.QueryInt("SELECT count(*) FROM pg_catalog.pg_tables "
+                                                         "WHERE schemaname = current_schema() "
+                                                         "AND tablename = 'livechat_schema'"));
+  if (exists == 0) return 0;
+  return conn.QueryInt("SELECT coalesce(max(version), 0) FROM livechat_schema");
+}
+
+Status Migrate(Connection& conn) {
+  const int target = PostgresSchemaVersion();
+  LC_ASSIGN_OR_RETURN(std::int64_t seen, CurrentVersion(conn));
+  if (seen == target) return Status::Ok();
+  if (seen > target) return TooNew(seen, target);
+  // A session lock (not a transaction's) so the wait happens before BEGIN,
+  // and each migration still commits on its own.
+  LC_RETURN_IF_ERROR(conn.Exec(kMigrationLock));
+  auto apply = [&]() -> Status {
+    LC_RETURN_IF_ERROR(conn.Exec(
+        "CREATE TABLE IF NOT EXISTS livechat_schema (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)"));
+    // Re-read under the lock: another instance may have migrated meanwhile.
+    LC_ASSIGN_OR_RETURN(std::int64_t current, CurrentVersion(conn));
+    if (current > target) return TooNew(current, target);
+    for (const Migration& m : kMigrations) {
+      if (m.version <= current) continue;
+      LC_RETURN_IF_ERROR(conn.Exec("BEGIN"));
+      Status st = conn.Exec(m.sql);
+      if (st.ok())
+        st = conn.Exec("INSERT INTO livechat_schema (version, applied_at) VALUES (" + std::to_string(m.version) +
+                       ", (extract(epoch FROM now()) * 1000)::bigint)");
+      if (st.ok()) st = conn.Exec("COMMIT");
+      if (!st.ok()) {
+        (void)conn.Exec("ROLLBACK");
+        return st;
+      }
+    }
+    return Status::Ok();
+  };
+  Status st = apply();
+  (void)conn.Exec(kMigrationUnlock);
+  return st;
+}
+
+}  // namespace livechat::pg
+
+namespace livechat {
+
+int PostgresSchemaVersion() { return pg::kMigrations.back().version; }
+
+}  // namespace livechat

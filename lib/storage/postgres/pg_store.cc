@@ -1,0 +1,287 @@
+// The PostgreSQL Store: transactions, connections and the listener. The SQL
+// itself is in pg_queries.cc and its siblings, the schema in pg_schema.cc.
+//
+// Writes: one write connection per instance, and every write transaction
+// takes one transaction-scoped advisory lock first, so write transactions
+// run one at a time across every instance on the database, at READ COMMITTED
+// (each statement reads what committed before it). That is what makes a
+// read-modify-write (counters, read state, tags) safe without row locks in
+// every query, numbers drawn from a sequence commit in the order they were
+// drawn (a reader paging by seq never skips a late one), and it can neither
+// deadlock nor fail serialization. docs/decisions.md says why this and not
+// SERIALIZABLE with retries.
+//
+// Reads: a pool of connections, each Read one REPEATABLE READ READ ONLY
+// transaction (one snapshot), never waiting for the writer.
+//
+// Other instances' writes: each Write sends NOTIFY livechat_conversation
+// with the ids of the conversations it wrote, delivered at commit; a
+// listener connection hears them and calls WatchOtherWriters' callback for
+// those that did not come from this instance's own writer.
+#include "livechat/postgres_store.h"
+
+#include <poll.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "storage/postgres/pg_connection.h"
+#include "storage/postgres/pg_queries.h"
+#include "storage/postgres/pg_schema.h"
+
+namespace livechat {
+namespace {
+
+using pg::Connection;
+using pg::PgQueries;
+
+// Any constant unique to livechat; every instance takes the same.
+constexpr const char* kBeginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(7426391805513)";
+constexpr const char* kBeginRead = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+constexpr const char* kChannel = "livechat_conversation";
+
+template <typename Fn, typename Arg>
+Status Invoke(const Fn& fn, Arg& arg, const char* where) {
+  try {
+    return fn(arg);
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::kInternal, std::string("exception in ") + where + ": " + e.what()};
+  } catch (...) {
+    return Error{ErrorCode::kInternal, std::string("exception in ") + where};
+  }
+}
+
+class PostgresStore final : public Store {
+ public:
+  static Result<std::unique_ptr<Store>> Open(const PostgresOptions& options);
+  ~PostgresStore() override;
+
+  Status Read(const std::function<Status(StoreReader&)>& fn) override;
+  Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  bool Healthy() override;
+  void WatchOtherWriters(std::function<void(const std::string& conversationId)> changed) override;
+
+ private:
+  struct Held {
+    const PostgresStore* store;
+    Connection* conn;
+    bool write;
+  };
+  static thread_local std::vector<Held> held_;
+  class HoldGuard {
+   public:
+    HoldGuard(const PostgresStore* store, Connection* conn, bool write) { held_.push_back({store, conn, write}); }
+    ~HoldGuard() { held_.pop_back(); }
+    HoldGuard(const HoldGuard&) = delete;
+    HoldGuard& operator=(const HoldGuard&) = delete;
+  };
+  const Held* FindHeld(bool write) const {
+    for (auto it = held_.rbegin(); it != held_.rend(); ++it)
+      if (it->store == this && it->write == write) return &*it;
+    return nullptr;
+  }
+
+  // A broken connection (server restart, network) is replaced before use.
+  Status Ensure(std::unique_ptr<Connection>& conn);
+  Result<std::unique_ptr<Connection>*> CheckoutReader();
+  void ReturnReader(std::unique_ptr<Connection>* conn);
+  std::unique_ptr<Connection> OpenListener();
+  void Listen(std::unique_ptr<Connection> conn);
+
+  std::string url_;
+  std::mutex writeMu_;
+  std::unique_ptr<Connection> writer_;
+  std::atomic<int> writerPid_{0};
+
+  std::mutex poolMu_;
+  std::condition_variable poolCv_;
+  std::vector<std::unique_ptr<Connection>> readers_;
+  std::vector<std::unique_ptr<Connection>*> idle_;
+
+  // The listener runs only while a callback is set.
+  std::mutex changedMu_;
+  std::function<void(const std::string&)> changed_;
+  std::thread listener_;
+  std::atomic<bool> stop_{false};
+};
+
+thread_local std::vector<PostgresStore::Held> PostgresStore::held_;
+
+Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& options) {
+  std::unique_ptr<PostgresStore> store(new PostgresStore());
+  store->url_ = options.url;
+  LC_ASSIGN_OR_RETURN(store->writer_, Connection::Open(options.url));
+  LC_RETURN_IF_ERROR(pg::Migrate(*store->writer_));
+  store->writerPid_ = store->writer_->BackendPid();
+  const int n = options.readers < 1 ? 1 : options.readers;
+  for (int i = 0; i < n; ++i) {
+    LC_ASSIGN_OR_RETURN(auto reader, Connection::Open(options.url));
+    store->readers_.push_back(std::move(reader));
+  }
+  for (auto& r : store->readers_) store->idle_.push_back(&r);
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+PostgresStore::~PostgresStore() { WatchOtherWriters(nullptr); }
+
+Status PostgresStore::Ensure(std::unique_ptr<Connection>& conn) {
+  if (conn && conn->Ok()) return Status::Ok();
+  LC_ASSIGN_OR_RETURN(auto fresh, Connection::Open(url_));
+  conn = std::move(fresh);
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Connection>*> PostgresStore::CheckoutReader() {
+  std::unique_lock lock(poolMu_);
+  poolCv_.wait(lock, [&] { return !idle_.empty(); });
+  std::unique_ptr<Connection>* conn = idle_.back();
+  idle_.pop_back();
+  return conn;
+}
+
+void PostgresStore::ReturnReader(std::unique_ptr<Connection>* conn) {
+  {
+    std::lock_guard lock(poolMu_);
+    idle_.push_back(conn);
+  }
+  poolCv_.notify_one();
+}
+
+Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
+  // A nested Read joins the snapshot this thread already reads from.
+  if (const Held* held = FindHeld(false)) {
+    PgQueries q(*held->conn);
+    return Invoke(fn, static_cast<StoreReader&>(q), "Store::Read");
+  }
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<Connection>* slot, CheckoutReader());
+  auto run = [&]() -> Status {
+    LC_RETURN_IF_ERROR(Ensure(*slot));
+    Connection& conn = **slot;
+    LC_RETURN_IF_ERROR(conn.Exec(kBeginRead));
+    Status st;
+    {
+      HoldGuard guard(this, &conn, false);
+      PgQueries q(conn);
+      st = Invoke(fn, static_cast<StoreReader&>(q), "Store::Read");
+    }
+    Status end = conn.Exec(st.ok() ? "COMMIT" : "ROLLBACK");
+    if (!st.ok()) return st;
+    return end;
+  };
+  Status st = run();
+  if (*slot && (*slot)->Ok() && (*slot)->InTransaction()) (void)(*slot)->Exec("ROLLBACK");
+  ReturnReader(slot);
+  return st;
+}
+
+Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
+  if (FindHeld(true) != nullptr) return Error{ErrorCode::kInternal, "postgres: Store::Write called inside a Write"};
+  std::lock_guard lock(writeMu_);
+  LC_RETURN_IF_ERROR(Ensure(writer_));
+  writerPid_ = writer_->BackendPid();
+  Connection& conn = *writer_;
+  LC_RETURN_IF_ERROR(conn.Exec(kBeginWrite));
+  Status st;
+  {
+    HoldGuard guard(this, &conn, true);
+    PgQueries q(conn);
+    st = Invoke(fn, static_cast<StoreWriter&>(q), "Store::Write");
+    // Delivered to listeners only if the transaction commits, and after it.
+    for (std::size_t i = 0; st.ok() && i < q.writtenConversations().size(); ++i) {
+      auto notify = conn.Prepare("SELECT pg_notify('livechat_conversation', ?1)");
+      if (!notify.ok()) {
+        st = notify.error();
+        break;
+      }
+      notify->Add(q.writtenConversations()[i]);
+      st = notify->Run();
+    }
+  }
+  if (st.ok()) {
+    // COMMIT checks the deferred foreign keys and can fail.
+    st = conn.Exec("COMMIT");
+    if (st.ok()) return st;
+  }
+  if (conn.Ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  return st;
+}
+
+bool PostgresStore::Healthy() {
+  Status st = Read([](StoreReader&) { return Status::Ok(); });
+  if (!st.ok()) return false;
+  std::lock_guard lock(writeMu_);
+  if (!Ensure(writer_).ok()) return false;
+  auto version = pg::CurrentVersion(*writer_);
+  return version.ok() && *version == PostgresSchemaVersion();
+}
+
+void PostgresStore::WatchOtherWriters(std::function<void(const std::string& conversationId)> changed) {
+  // Stop the running listener first; its callback runs under changedMu_,
+  // so once the thread is joined no call is running.
+  stop_ = true;
+  if (listener_.joinable()) listener_.join();
+  stop_ = false;
+  {
+    std::lock_guard lock(changedMu_);
+    changed_ = std::move(changed);
+    if (!changed_) return;
+  }
+  // Listening before this returns: a write committed after it is heard.
+  std::unique_ptr<Connection> conn = OpenListener();
+  listener_ = std::thread([this, c = std::move(conn)]() mutable { Listen(std::move(c)); });
+}
+
+std::unique_ptr<Connection> PostgresStore::OpenListener() {
+  auto opened = Connection::Open(url_);
+  if (!opened.ok() || !(*opened)->Exec(std::string("LISTEN ") + kChannel).ok()) return nullptr;
+  return std::move(opened).value();
+}
+
+void PostgresStore::Listen(std::unique_ptr<Connection> conn) {
+  while (!stop_) {
+    if (!conn || !conn->Ok()) {
+      conn = OpenListener();
+      if (!conn) {
+        // The database is away; the widget's periodic re-read covers the gap.
+        for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+    }
+    // poll, not select: a busy server's descriptors pass FD_SETSIZE.
+    pollfd pfd{PQsocket(conn->handle()), POLLIN, 0};
+    if (poll(&pfd, 1, 100) < 0) continue;  // 100 ms: how soon a stop is noticed
+    if (PQconsumeInput(conn->handle()) == 0) {
+      conn.reset();
+      continue;
+    }
+    while (PGnotify* n = PQnotifies(conn->handle())) {
+      const bool own = n->be_pid == writerPid_.load();
+      std::string id = n->extra != nullptr ? n->extra : "";
+      PQfreemem(n);
+      if (own || id.empty()) continue;
+      std::lock_guard lock(changedMu_);
+      if (changed_) changed_(id);
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> OpenPostgresStore(const PostgresOptions& options) {
+  try {
+    return PostgresStore::Open(options);
+  } catch (const std::exception& e) {
+    return Error{ErrorCode::kInternal, std::string("postgres: open: ") + e.what()};
+  }
+}
+
+bool IsPostgresUrl(std::string_view db) {
+  return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
+
+}  // namespace livechat

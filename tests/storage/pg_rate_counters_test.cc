@@ -1,0 +1,114 @@
+// The limits' counters in PostgreSQL: two instances (two counter objects on
+// one database, as two livechatd would hold) count each key once.
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "store_fixtures.h"
+
+namespace livechat::testing {
+namespace {
+
+std::unique_ptr<Store> Migrated(const PgTestDatabase& db) {
+  PostgresOptions options;
+  options.url = db.url();
+  options.readers = 1;
+  auto r = OpenPostgresStore(options);
+  if (!r.ok()) FAIL("OpenPostgresStore: " << r.error().message);
+  return std::move(r).value();
+}
+
+TEST_CASE("postgres counters: a request window is shared by two instances, N allowed and N+1 refused") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 60'000);
+  auto b = OpenPostgresRateWindows(db.url(), 60'000);
+  auto r1 = a->Hit("key:k1", 3);
+  CHECK(r1.allowed);
+  CHECK(r1.limit == 3);
+  CHECK(r1.remaining == 2);
+  CHECK(r1.resetInMillis == 60'000);
+  auto r2 = b->Hit("key:k1", 3);
+  CHECK(r2.allowed);
+  CHECK(r2.remaining == 1);
+  CHECK(r2.resetInMillis <= 60'000);
+  CHECK(r2.resetInMillis > 55'000);
+  auto r3 = a->Hit("key:k1", 3);
+  CHECK(r3.allowed);
+  CHECK(r3.remaining == 0);
+  auto r4 = b->Hit("key:k1", 3);
+  CHECK_FALSE(r4.allowed);
+  CHECK(r4.remaining == 0);
+  // Another key has its own window.
+  CHECK(b->Hit("key:k2", 3).remaining == 2);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:k1'") == "4");
+}
+
+TEST_CASE("postgres counters: a closed window opens again; Take does not count refusals; Return gives back") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 200);
+  auto b = OpenPostgresRateWindows(db.url(), 200);
+  CHECK(a->Hit("ip:1", 1).allowed);
+  CHECK_FALSE(b->Hit("ip:1", 1).allowed);
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  CHECK(b->Hit("ip:1", 1).allowed);
+
+  auto t1 = a->Take("visitor-start:1", 2);
+  auto t2 = b->Take("visitor-start:1", 2);
+  CHECK(t1.allowed);
+  CHECK(t2.allowed);
+  auto t3 = a->Take("visitor-start:1", 2);
+  CHECK_FALSE(t3.allowed);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'visitor-start:1'") == "2");
+  // The second start failed after all: its place comes back, on either instance.
+  a->Return("visitor-start:1", t2.at);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'visitor-start:1'") == "1");
+  CHECK(b->Take("visitor-start:1", 2).allowed);
+}
+
+TEST_CASE("postgres counters: concurrent hits from two instances are each counted once") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 60'000);
+  auto b = OpenPostgresRateWindows(db.url(), 60'000);
+  std::atomic<int> allowed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    RateWindows& w = t % 2 == 0 ? *a : *b;
+    threads.emplace_back([&w, &allowed] {
+      for (int i = 0; i < 25; ++i)
+        if (w.Hit("key:busy", 120).allowed) ++allowed;
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(allowed.load() == 120);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:busy'") == "200");
+}
+
+TEST_CASE("postgres counters: a cost bucket drains across instances and refills with time") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresCostBuckets(db.url(), 100, 10);
+  auto b = OpenPostgresCostBuckets(db.url(), 100, 10);
+  auto c1 = a->Take("key:k", 60);
+  CHECK(c1.allowed);
+  CHECK(c1.left == doctest::Approx(40).epsilon(0.01));
+  auto c2 = b->Take("key:k", 60);
+  CHECK_FALSE(c2.allowed);
+  CHECK(c2.left >= 40.0);
+  CHECK(c2.left < 45.0);
+  auto c3 = b->Take("key:k", 40);
+  CHECK(c3.allowed);
+  CHECK(c3.left < 5.0);
+  // 10 tokens a second: after 1.1 s about 11 are back.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto c4 = a->Take("key:k", 10);
+  CHECK(c4.allowed);
+  CHECK_FALSE(b->Take("key:k", 10).allowed);
+  // Another key starts full.
+  CHECK(a->Take("key:other", 100).allowed);
+}
+
+}  // namespace
+}  // namespace livechat::testing

@@ -1,0 +1,226 @@
+// What the PostgreSQL Store adds to the conformance contract: versioned
+// migrations run once by concurrent instances, a newer schema refused,
+// snapshots, nesting, and hearing other instances' writes (LISTEN/NOTIFY).
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "livechat/open_store.h"
+#include "store_fixtures.h"
+#include "store_records.h"
+
+namespace livechat::testing {
+namespace {
+
+const std::string kShop = "shop-a";
+
+std::unique_ptr<Store> OpenPg(const PgTestDatabase& db, int readers = 2) {
+  PostgresOptions options;
+  options.url = db.url();
+  options.readers = readers;
+  auto r = OpenPostgresStore(options);
+  if (!r.ok()) FAIL("OpenPostgresStore: " << r.error().message);
+  return std::move(r).value();
+}
+
+void AddConversation(Store& s, const std::string& id, Millis lastActive = 1000) {
+  Put(s, [&](StoreWriter& w) {
+    Conversation c = MakeConversation(kShop, id, lastActive);
+    return w.InsertConversation(c);
+  });
+}
+
+// Collects the ids a WatchOtherWriters callback hears.
+struct Heard {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> ids;
+  void Add(const std::string& id) {
+    std::lock_guard lock(mu);
+    ids.push_back(id);
+    cv.notify_all();
+  }
+  bool WaitFor(const std::string& id, std::chrono::milliseconds within) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, within, [&] { return std::find(ids.begin(), ids.end(), id) != ids.end(); });
+  }
+  std::vector<std::string> Snapshot() {
+    std::lock_guard lock(mu);
+    return ids;
+  }
+};
+
+TEST_CASE("postgres: schema version and health") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  CHECK(PostgresSchemaVersion() == 2);
+  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2");
+  CHECK(store->Healthy());
+}
+
+TEST_CASE("postgres: two instances starting together on an empty database migrate it once") {
+  PgTestDatabase db;
+  std::vector<std::future<Result<std::unique_ptr<Store>>>> opening;
+  for (int i = 0; i < 4; ++i) {
+    opening.push_back(std::async(std::launch::async, [&] {
+      PostgresOptions options;
+      options.url = db.url();
+      options.readers = 1;
+      return OpenPostgresStore(options);
+    }));
+  }
+  std::vector<std::unique_ptr<Store>> stores;
+  for (auto& f : opening) {
+    auto r = f.get();
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    stores.push_back(std::move(r).value());
+  }
+  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "2");
+  // Every instance serves: a write on one is read on another.
+  AddConversation(*stores[0], "c1");
+  auto found = Get(*stores[3], [](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
+  REQUIRE(found.has_value());
+  CHECK(found->pgConvoId == std::optional<std::int64_t>(1));
+}
+
+TEST_CASE("postgres: a database migrated by a newer build is refused with a clear message") {
+  PgTestDatabase db;
+  { auto store = OpenPg(db); }
+  db.Exec("INSERT INTO livechat_schema (version, applied_at) VALUES (99, 0)");
+  PostgresOptions options;
+  options.url = db.url();
+  auto r = OpenPostgresStore(options);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == ErrorCode::kInternal);
+  CHECK(r.error().message ==
+        "postgres: the database's schema version 99 is newer than this build's 2; run a livechat build at least as "
+        "new as the one that migrated it");
+}
+
+TEST_CASE("postgres: an unreachable server fails to open with the server's message") {
+  PostgresOptions options;
+  options.url = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2";
+  auto r = OpenPostgresStore(options);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == ErrorCode::kInternal);
+  CHECK(r.error().message.rfind("postgres: connect: ", 0) == 0);
+  CHECK(r.error().message.find("127.0.0.1") != std::string::npos);
+}
+
+TEST_CASE("postgres: OpenStore picks the backend from the setting, and the description hides the password") {
+  PgTestDatabase db;
+  auto r = OpenStore(StoreConfig{db.url(), 1, nullptr});
+  REQUIRE(r.ok());
+  AddConversation(**r, "c1");
+  CHECK(db.Query("SELECT id FROM conversations") == "c1");
+  CHECK(DescribeDatabase("postgresql://app:s3cret@db.internal:5432/chat?sslmode=require") ==
+        "postgresql postgresql://app:***@db.internal:5432/chat?sslmode=require");
+  CHECK(DescribeDatabase("postgres://db/chat?user=app&password=s3cret&sslmode=verify-full") ==
+        "postgresql postgres://db/chat?user=app&password=***&sslmode=verify-full");
+  CHECK(DescribeDatabase("/var/lib/livechat/livechat.db") == "sqlite /var/lib/livechat/livechat.db");
+  CHECK(IsPostgresUrl("postgresql://x"));
+  CHECK(IsPostgresUrl("postgres://x"));
+  CHECK_FALSE(IsPostgresUrl("postgresql.db"));
+}
+
+TEST_CASE("postgres: a Read keeps its snapshot while another instance commits") {
+  PgTestDatabase db;
+  auto a = OpenPg(db);
+  auto b = OpenPg(db);
+  AddConversation(*a, "c1");
+  std::promise<void> readStarted, wrote;
+  std::future<size_t> later = std::async(std::launch::async, [&] {
+    size_t before = 0, after = 0;
+    Status st = a->Read([&](StoreReader& r) -> Status {
+      ConversationQuery q;
+      q.shopId = kShop;
+      LC_ASSIGN_OR_RETURN(auto first, r.ListConversations(q));
+      before = first.size();
+      readStarted.set_value();
+      wrote.get_future().wait();
+      LC_ASSIGN_OR_RETURN(auto second, r.ListConversations(q));
+      after = second.size();
+      return Status::Ok();
+    });
+    if (!st.ok() || before != 1) return size_t{999};
+    return after;
+  });
+  readStarted.get_future().wait();
+  AddConversation(*b, "c2");
+  wrote.set_value();
+  CHECK(later.get() == 1);
+  ConversationQuery q;
+  q.shopId = kShop;
+  CHECK(Get(*a, [&](StoreReader& r) { return r.ListConversations(q); }).size() == 2);
+}
+
+TEST_CASE("postgres: a nested Write is refused; an exception rolls back") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  Status st = store->Write([&](StoreWriter&) { return store->Write([](StoreWriter&) { return Status::Ok(); }); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message == "postgres: Store::Write called inside a Write");
+  st = store->Write([&](StoreWriter& w) -> Status {
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    throw std::runtime_error("boom");
+  });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message == "exception in Store::Write: boom");
+  CHECK(db.Query("SELECT count(*) FROM conversations") == "0");
+  // The writer is usable after both.
+  AddConversation(*store, "c2");
+  CHECK(db.Query("SELECT count(*) FROM conversations") == "1");
+}
+
+TEST_CASE("postgres: another instance hears each written conversation within 200 ms, its own writes not") {
+  PgTestDatabase db;
+  auto a = OpenPg(db);
+  auto b = OpenPg(db);
+  Heard heardByB, heardByA;
+  b->WatchOtherWriters([&](const std::string& id) { heardByB.Add(id); });
+  a->WatchOtherWriters([&](const std::string& id) { heardByA.Add(id); });
+  // The listener connects asynchronously; a first write proves it listens.
+  AddConversation(*a, "warmup");
+  REQUIRE(heardByB.WaitFor("warmup", std::chrono::seconds(5)));
+
+  const auto start = std::chrono::steady_clock::now();
+  AddConversation(*a, "c1");
+  REQUIRE(heardByB.WaitFor("c1", std::chrono::milliseconds(200)));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200));
+
+  // A rolled-back write is never announced.
+  Status st = a->Write([&](StoreWriter& w) -> Status {
+    Conversation c = MakeConversation(kShop, "rolled-back", 1);
+    LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    return Error{ErrorCode::kConflict, "no"};
+  });
+  CHECK_FALSE(st.ok());
+  AddConversation(*a, "c2");
+  REQUIRE(heardByB.WaitFor("c2", std::chrono::seconds(2)));
+  auto ids = heardByB.Snapshot();
+  CHECK(std::find(ids.begin(), ids.end(), "rolled-back") == ids.end());
+  // A message write names its conversation too.
+  Put(*a, [](StoreWriter& w) {
+    Message m = MakeMessage(kShop, "c1", "m1", 5);
+    return w.InsertMessage(m);
+  });
+  CHECK(heardByB.WaitFor("c1", std::chrono::seconds(2)));
+  // A heard nothing of its own.
+  CHECK(heardByA.Snapshot().empty());
+
+  // After WatchOtherWriters(nullptr) nothing more is called.
+  b->WatchOtherWriters(nullptr);
+  const size_t before = heardByB.Snapshot().size();
+  AddConversation(*a, "c3");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(heardByB.Snapshot().size() == before);
+}
+
+}  // namespace
+}  // namespace livechat::testing
