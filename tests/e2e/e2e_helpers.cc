@@ -2,19 +2,38 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include <doctest/doctest.h>
 
 #include "livechat/platform.h"
 #include "livechat/rest.h"
+#include "livechat/postgres_store.h"
 #include "support/exchange_recorder.h"
+#include "support/test_store.h"
 
 namespace e2e {
 
 using namespace std::chrono_literals;
+
+std::string DatabaseFor(const std::string& db) {
+  if (!livechat::testing::TestOnPostgres() || db == ":memory:" || livechat::IsPostgresUrl(db)) return db;
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<livechat::testing::PgTestDatabase>> databases;
+  std::lock_guard lock(mu);
+  auto& slot = databases[db];
+  if (!slot) slot = std::make_unique<livechat::testing::PgTestDatabase>();
+  // Where a SQLite store keeps its files by default; a PostgreSQL one needs
+  // it named (livechatd --files-dir, livechatctl LIVECHAT_FILES_DIR).
+  ::setenv("LIVECHAT_FILES_DIR", (db + ".files").c_str(), 1);
+  return slot->url();
+}
 
 rapidjson::Document ParseJson(const std::string& text) {
   rapidjson::Document d;
@@ -53,7 +72,7 @@ std::string ErrorCodeOf(const std::string& body) {
 }
 
 rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args) {
-  args.insert(args.begin(), {HostBinary("livechatctl"), "--db", db});
+  args.insert(args.begin(), {HostBinary("livechatctl"), "--db", DatabaseFor(db)});
   RunResult r = Run(args);
   INFO("livechatctl stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exitCode == 0);
@@ -65,8 +84,10 @@ Daemon StartDaemon(const TempDir& dir, const std::string& db, const std::vector<
   d.stderrPath = dir.File("livechatd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
                           ".log");
   // An ephemeral admin port: suites run side by side (EXTRA may override it).
-  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", db, "--listen", "127.0.0.1:0", "--admin-listen",
-                                   "127.0.0.1:0"};
+  std::vector<std::string> argv = {HostBinary("livechatd"), "--db", DatabaseFor(db), "--listen", "127.0.0.1:0",
+                                   "--admin-listen", "127.0.0.1:0"};
+  if (argv[2] != db && std::find(extra.begin(), extra.end(), "--files-dir") == extra.end())
+    argv.insert(argv.end(), {"--files-dir", db + ".files"});
   argv.insert(argv.end(), extra.begin(), extra.end());
   d.process = std::make_unique<ChildProcess>(argv, d.stderrPath);
   REQUIRE(d.process->started());

@@ -23,6 +23,11 @@ std::string Slurp(const std::string& path);
 // The error.code of an error body.
 std::string ErrorCodeOf(const std::string& body);
 
+// DB itself, or, when the suite runs on PostgreSQL (LIVECHAT_TEST_BACKEND=
+// postgres), the URL of a fresh database standing for that file path (one
+// per path, for the whole run). Ctl and StartDaemon pass every --db through it.
+std::string DatabaseFor(const std::string& db);
+
 // livechatctl --db DB ARGS...; the command must succeed and print one JSON document.
 rapidjson::Document Ctl(const std::string& db, std::vector<std::string> args);
 

@@ -59,7 +59,7 @@ TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM ex
   CHECK(apiKey.rfind("sk_", 0) == 0);
 
   {
-    RunResult list = e2e::Run({e2e::HostBinary("livechatctl"), "--db", db, "key", "list", "--store", storeId});
+    RunResult list = e2e::Run({e2e::HostBinary("livechatctl"), "--db", e2e::DatabaseFor(db), "key", "list", "--store", storeId});
     REQUIRE(list.exitCode == 0);
     auto keys = ParseJson(list.out);
     REQUIRE(keys.IsArray());
@@ -302,12 +302,12 @@ TEST_CASE("host binaries: help, version and usage errors") {
   const std::string ctl = e2e::HostBinary("livechatctl");
   CHECK(e2e::Run({ctl, "--help"}).exitCode == 0);
   for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {ctl, "--db", db},
-           {ctl, "--db", db, "frobnicate"},
-           {ctl, "--db", db, "store", "create"},
-           {ctl, "--db", db, "store", "create", "--name", "X", "--colour", "red"},
-           {ctl, "--db", db, "store", "create", "--name", "X", "--plan", "gold"},
-           {ctl, "--db", db, "key", "create", "--store", "s", "--name", "k", "--permissions", "read_everything"},
+           {ctl, "--db", e2e::DatabaseFor(db)},
+           {ctl, "--db", e2e::DatabaseFor(db), "frobnicate"},
+           {ctl, "--db", e2e::DatabaseFor(db), "store", "create"},
+           {ctl, "--db", e2e::DatabaseFor(db), "store", "create", "--name", "X", "--colour", "red"},
+           {ctl, "--db", e2e::DatabaseFor(db), "store", "create", "--name", "X", "--plan", "gold"},
+           {ctl, "--db", e2e::DatabaseFor(db), "key", "create", "--store", "s", "--name", "k", "--permissions", "read_everything"},
        }) {
     RunResult r = e2e::Run(bad);
     INFO("args: " << bad.size() << " stdout: " << r.out);
@@ -317,7 +317,7 @@ TEST_CASE("host binaries: help, version and usage errors") {
 
   // A rule of the service, not of the command line: exit 1 with the service's code.
   auto freeShop = Ctl(db, {"store", "create", "--name", "Free Shop", "--plan", "free"});
-  RunResult refused = e2e::Run({ctl, "--db", db, "key", "create", "--store", Str(freeShop, "id"), "--name", "k",
+  RunResult refused = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "key", "create", "--store", Str(freeShop, "id"), "--name", "k",
                                 "--permissions", "read_conversations"});
   CHECK(refused.exitCode == 1);
   CHECK(ParseJson(refused.out).HasMember("error"));
@@ -343,7 +343,7 @@ TEST_CASE("livechatctl catalog import and settings: success, a refused file, usa
     std::fputs(R"({"products":[{"id":"p","title":"x","variants":[{"id":"v","price":"cheap"}]}]})", f);
     std::fclose(f);
   }
-  RunResult refused = e2e::Run({ctl, "--db", db, "catalog", "import", "--store", storeId, "--file", bad});
+  RunResult refused = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "catalog", "import", "--store", storeId, "--file", bad});
   CHECK(refused.exitCode == 1);
   auto err = ParseJson(refused.out);
   CHECK(std::string(err["error"]["code"].GetString()) == "INVALID_PARAMS");
@@ -357,15 +357,15 @@ TEST_CASE("livechatctl catalog import and settings: success, a refused file, usa
   CHECK(std::string(set["loyaltyPartner"].GetString()) == "Smile.io");
   CHECK(set["skills"]["orderTracking"].GetBool());
 
-  RunResult unknown = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.flying=on"});
+  RunResult unknown = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "settings", "set", "--store", storeId, "--set", "skills.flying=on"});
   CHECK(unknown.exitCode == 2);
   CHECK(std::string(ParseJson(unknown.out)["error"]["message"].GetString()) ==
         "unknown setting \"skills.flying\" (trainingData.products|collections|discounts, "
         "skills.sizeGuide|orderTracking|afterSaleSupport|humanAgentTransfer, loyaltyPartner)");
-  RunResult value = e2e::Run({ctl, "--db", db, "settings", "set", "--store", storeId, "--set", "skills.sizeGuide=yes"});
+  RunResult value = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "settings", "set", "--store", storeId, "--set", "skills.sizeGuide=yes"});
   CHECK(value.exitCode == 2);
   CHECK(value.out.find("skills.sizeGuide takes on or off") != std::string::npos);
-  RunResult missing = e2e::Run({ctl, "--db", db, "catalog", "import", "--store", storeId, "--file", dir.File("none.json")});
+  RunResult missing = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "catalog", "import", "--store", storeId, "--file", dir.File("none.json")});
   CHECK(missing.exitCode == 2);
 }
 
@@ -379,18 +379,18 @@ TEST_CASE("livechatctl usage errors: channel, role and audit limit") {
   const std::string storeId = Str(shop, "id");
   auto message = [](const RunResult& r) { return std::string(ParseJson(r.out)["error"]["message"].GetString()); };
 
-  RunResult channel = e2e::Run({ctl, "--db", db, "conversation", "start", "--store", storeId, "--channel", "sms",
+  RunResult channel = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "conversation", "start", "--store", storeId, "--channel", "sms",
                                 "--text", "hi"});
   CHECK(channel.exitCode == 2);
   CHECK(message(channel) == "--channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
-  RunResult role = e2e::Run({ctl, "--db", db, "member", "create", "--store", storeId, "--email", "a@b.test", "--role",
+  RunResult role = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "member", "create", "--store", storeId, "--email", "a@b.test", "--role",
                              "owner"});
   CHECK(role.exitCode == 2);
   CHECK(message(role) == "--role must be admin or member");
-  CHECK(e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "1000"}).exitCode == 0);
-  RunResult over = e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "1001"});
+  CHECK(e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "audit", "--store", storeId, "--limit", "1000"}).exitCode == 0);
+  RunResult over = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "audit", "--store", storeId, "--limit", "1001"});
   CHECK(over.exitCode == 2);
   CHECK(message(over) == "--limit expects a whole number from 1 to 1000");
-  RunResult zero = e2e::Run({ctl, "--db", db, "audit", "--store", storeId, "--limit", "0"});
+  RunResult zero = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "audit", "--store", storeId, "--limit", "0"});
   CHECK(zero.exitCode == 2);
 }

@@ -11,6 +11,7 @@
 
 #include "e2e/child_process.h"
 #include "e2e/e2e_helpers.h"
+#include "support/test_store.h"
 
 namespace {
 
@@ -108,12 +109,20 @@ TEST_CASE("livechatctl import legacy and migrate against a running livechatd; ba
     CHECK(byPg["data"].Size() == 2);
   }
 
+  if (livechat::testing::TestOnPostgres()) {
+    // `backup` copies a SQLite file; a PostgreSQL database is pg_dump's.
+    RunResult refused = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "backup", "--out", dir.File("copy.db")});
+    CHECK(refused.exitCode == 1);
+    CHECK(refused.out.find("back up a PostgreSQL database with pg_dump") != std::string::npos);
+    StopDaemon(daemon);
+    return;
+  }
   // Backup while livechatd runs; an existing file is refused.
   const std::string copy = dir.File("copy.db");
   auto backup = Ctl(db, {"backup", "--out", copy});
   CHECK(Str(backup, "backup") == copy);
   CHECK(backup["bytes"].GetInt64() > 0);
-  RunResult refused = e2e::Run({ctl, "--db", db, "backup", "--out", copy});
+  RunResult refused = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "backup", "--out", copy});
   CHECK(refused.exitCode == 1);
   CHECK(refused.out.find("already exists") != std::string::npos);
   // Writes after the backup are not in it.
@@ -142,7 +151,7 @@ TEST_CASE("livechatctl import legacy: a refused file names the record; usage err
     std::fputs(R"({"conversations":[{"id":"ok1","createdAt":"2024-01-01T00:00:00Z"},{"id":"x","messages":[{"senderType":"customer","text":"","createdAt":"2024-01-01T00:00:00Z"}]}]})", f);
     std::fclose(f);
   }
-  RunResult refused = e2e::Run({ctl, "--db", db, "import", "legacy", "--store", storeId, "--file", bad});
+  RunResult refused = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "import", "legacy", "--store", storeId, "--file", bad});
   CHECK(refused.exitCode == 1);
   auto err = ParseJson(refused.out);
   CHECK(std::string(err["error"]["code"].GetString()) == "INVALID_PARAMS");
@@ -151,11 +160,11 @@ TEST_CASE("livechatctl import legacy: a refused file names the record; usage err
   CHECK(nothing["migrated"].GetInt() == 0);
   CHECK(nothing["remaining"].GetInt() == 0);  // the valid first record was not written either
 
-  RunResult missing = e2e::Run({ctl, "--db", db, "import", "legacy", "--store", storeId, "--file", dir.File("no.json")});
+  RunResult missing = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "import", "legacy", "--store", storeId, "--file", dir.File("no.json")});
   CHECK(missing.exitCode == 2);
-  RunResult limit = e2e::Run({ctl, "--db", db, "migrate", "--store", storeId, "--limit", "0"});
+  RunResult limit = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "migrate", "--store", storeId, "--limit", "0"});
   CHECK(limit.exitCode == 2);
-  RunResult unknownStore = e2e::Run({ctl, "--db", db, "migrate", "--store", "nope"});
+  RunResult unknownStore = e2e::Run({ctl, "--db", e2e::DatabaseFor(db), "migrate", "--store", "nope"});
   CHECK(unknownStore.exitCode == 1);
   CHECK(unknownStore.out.find("NOT_FOUND") != std::string::npos);
 }

@@ -122,7 +122,7 @@ TEST_CASE("livechatd platform requests over HTTP: signed, unsigned, replayed; li
   CHECK_FALSE(shown["export"].HasMember("contacts"));
   CHECK(shown["customer"].ObjectEmpty());
 
-  e2e::RunResult missing = e2e::Run({e2e::HostBinary("livechatctl"), "--db", db, "data-requests", "show", "--store",
+  e2e::RunResult missing = e2e::Run({e2e::HostBinary("livechatctl"), "--db", e2e::DatabaseFor(db), "data-requests", "show", "--store",
                                      storeId, "--id", "778"});
   CHECK(missing.exitCode == 1);
   CHECK(ErrorCodeOf(missing.out) == "NOT_FOUND");

@@ -1203,15 +1203,17 @@ Status PgQueries::AppendEvent(const Event& e) {
 Result<std::vector<Customer>> PgQueries::ListCustomers(const CustomerQuery& q) {
   if (q.limit <= 0) return std::vector<Customer>();
   // Row-value comparisons on (created_at, id) walk customers_order as a keyset.
-  std::string sql = kCustomers.Select() + "WHERE shop_id = ?1";
-  if (q.after) sql += " AND (created_at, id) > (?2, ?3)";
-  if (q.before) sql += " AND (created_at, id) < (?4, ?5)";
-  sql += q.descending ? " ORDER BY created_at DESC, id DESC LIMIT ?6" : " ORDER BY created_at, id LIMIT ?6";
+  // Named parameters: every parameter of a PostgreSQL statement must appear
+  // in it, and the cursors are optional.
+  std::string sql = kCustomers.Select() + "WHERE shop_id = :shop";
+  if (q.after) sql += " AND (created_at, id) > (:after_at, :after_id)";
+  if (q.before) sql += " AND (created_at, id) < (:before_at, :before_id)";
+  sql += q.descending ? " ORDER BY created_at DESC, id DESC LIMIT :limit" : " ORDER BY created_at, id LIMIT :limit";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(q.shopId);
-  if (q.after) st.Named("?2", q.after->createdAt).Named("?3", q.after->id);
-  if (q.before) st.Named("?4", q.before->createdAt).Named("?5", q.before->id);
-  st.Named("?6", q.limit);
+  st.Named(":shop", q.shopId);
+  if (q.after) st.Named(":after_at", q.after->createdAt).Named(":after_id", q.after->id);
+  if (q.before) st.Named(":before_at", q.before->createdAt).Named(":before_id", q.before->id);
+  st.Named(":limit", q.limit);
   return FetchAll<Customer>(st, ReadCustomer);
 }
 
