@@ -335,7 +335,9 @@ int main(int argc, char** argv) {
   // holds across instances; alone on a SQLite file, in this process.
   std::unique_ptr<livechat::RateWindows> sharedWindows;
   std::unique_ptr<livechat::CostBuckets> sharedBuckets;
+  std::unique_ptr<livechat::McpSessions> sharedSessions;
   if (postgres) {
+    sharedSessions = livechat::OpenPostgresMcpSessions(cfg.dbPath);
     sharedWindows = livechat::OpenPostgresRateWindows(cfg.dbPath, serviceOptions.limits.rateWindowMillis);
     sharedBuckets = livechat::OpenPostgresCostBuckets(cfg.dbPath, cfg.graphqlBucket, cfg.graphqlRefill);
     serviceOptions.rateWindows = sharedWindows.get();
@@ -371,6 +373,7 @@ int main(int argc, char** argv) {
   mcpOptions.maxBodyBytes = cfg.maxBodyBytes;
   mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
   mcpOptions.serverVersion = LIVECHAT_VERSION;
+  mcpOptions.sessions = sharedSessions.get();
   auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
   livechat::PlatformOptions platformOptions;
   platformOptions.appSecret = cfg.platformSecret;

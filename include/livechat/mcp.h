@@ -19,6 +19,8 @@
 #include "livechat/chat_service.h"
 #include "livechat/http.h"
 
+#include "livechat/mcp_sessions.h"
+
 namespace livechat {
 
 struct McpOptions {
@@ -32,6 +34,9 @@ struct McpOptions {
   // initializes again, as the protocol prescribes). Other stores' sessions
   // are never touched.
   std::size_t maxSessionsPerStore = 1'000;
+  // Where sessions are kept; null: in this process. Several instances on one
+  // database pass the database's (OpenPostgresMcpSessions). Not owned.
+  McpSessions* sessions = nullptr;
   std::string serverVersion = "0.1.0";
 };
 

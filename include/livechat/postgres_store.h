@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "livechat/mcp_sessions.h"
 #include "livechat/metrics.h"
 #include "livechat/rate_counters.h"
 #include "livechat/result.h"
@@ -40,6 +41,10 @@ int PostgresSchemaVersion();
 std::unique_ptr<RateWindows> OpenPostgresRateWindows(const std::string& url, std::int64_t windowMillis);
 std::unique_ptr<CostBuckets> OpenPostgresCostBuckets(const std::string& url, std::int64_t capacity,
                                                      std::int64_t refillPerSecond);
+
+// The tool server's sessions kept in the database at `url`
+// (McpOptions::sessions), so a session opened on one instance works on all.
+std::unique_ptr<McpSessions> OpenPostgresMcpSessions(const std::string& url);
 
 // True for "postgresql://..." and "postgres://..." (libpq's URI forms).
 bool IsPostgresUrl(std::string_view db);

@@ -100,16 +100,15 @@ struct McpServer::Impl {
   ChatService& service;
   McpOptions options;
 
-  struct Session {
-    std::string shopId;
-    std::string version;
-  };
-  std::mutex mu;
-  std::unordered_map<std::string, Session> sessions;
-  // Per store, oldest first: one store opening sessions evicts only its own.
-  std::unordered_map<std::string, std::deque<std::string>> order;
+  using Session = McpSession;
+  std::unique_ptr<InMemoryMcpSessions> ownSessions;  // when options.sessions is null
+  McpSessions& sessions;
 
-  Impl(ChatService& s, McpOptions o) : service(s), options(std::move(o)) {}
+  Impl(ChatService& s, McpOptions o)
+      : service(s),
+        options(std::move(o)),
+        ownSessions(options.sessions ? nullptr : std::make_unique<InMemoryMcpSessions>()),
+        sessions(options.sessions ? *options.sessions : *ownSessions) {}
 
   // One request's state.
   struct Call {
@@ -175,18 +174,12 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
   std::optional<Session> session;
   const auto sessionId = req.Header("mcp-session-id");
   if (sessionId) {
-    std::lock_guard lock(mu);
-    auto it = sessions.find(*sessionId);
-    if (it == sessions.end() || it->second.shopId != principal->shopId)
-      return JsonResponse(404, ErrorBody("null", kServerError, "Unknown session: initialize again"));
-    session = it->second;
+    session = sessions.Find(*sessionId, principal->shopId);
+    if (!session) return JsonResponse(404, ErrorBody("null", kServerError, "Unknown session: initialize again"));
   }
   if (req.method == "DELETE") {
     if (!sessionId) return JsonResponse(400, ErrorBody("null", kServerError, "DELETE needs an Mcp-Session-Id header"));
-    std::lock_guard lock(mu);
-    sessions.erase(*sessionId);
-    auto& mine = order[principal->shopId];
-    mine.erase(std::remove(mine.begin(), mine.end(), *sessionId), mine.end());
+    sessions.End(*sessionId, principal->shopId);
     HttpResponse r;
     r.status = 204;
     return r;
@@ -307,16 +300,7 @@ std::optional<std::string> McpServer::Impl::Dispatch(Call& call, const Value& ms
         std::find(supported.begin(), supported.end(), requested) != supported.end() ? requested : supported.front();
     call.version = chosen;
     std::string id = NewSessionId();
-    {
-      std::lock_guard lock(mu);
-      sessions[id] = Session{call.principal.shopId, chosen};
-      auto& mine = order[call.principal.shopId];
-      mine.push_back(id);
-      while (mine.size() > options.maxSessionsPerStore) {
-        sessions.erase(mine.front());
-        mine.pop_front();
-      }
-    }
+    sessions.Open(id, Session{call.principal.shopId, chosen}, options.maxSessionsPerStore);
     call.newSessionId = id;
     std::string result = R"({"protocolVersion":)";
     AppendJsonString(result, chosen);

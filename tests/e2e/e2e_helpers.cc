@@ -1,5 +1,7 @@
 #include "e2e/e2e_helpers.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -132,6 +134,22 @@ httplib::Client MakeClient(int port) {
     livechat::testing::RecordExchange(in, out);
   });
   return cli;
+}
+
+Loopback FirstLocalhostAddress() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  Loopback out{"127.0.0.1", "127.0.0.1"};
+  if (getaddrinfo("localhost", nullptr, &hints, &res) != 0 || res == nullptr) return out;
+  char text[INET6_ADDRSTRLEN] = {};
+  const void* addr = res->ai_family == AF_INET6
+                         ? static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(res->ai_addr)->sin6_addr)
+                         : static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr);
+  if (inet_ntop(res->ai_family, addr, text, sizeof text) != nullptr) out = {"localhost", text};
+  freeaddrinfo(res);
+  return out;
 }
 
 }  // namespace e2e

@@ -45,4 +45,15 @@ void StopDaemon(Daemon& d);
 
 httplib::Client MakeClient(int port);
 
+// "localhost" at the first address it resolves to, the one livechatd's
+// resolver (getaddrinfo, same hints) will connect to, so SNI and the
+// certificate's DNS name are exercised. 127.0.0.1 if that cannot be bound.
+struct Loopback {
+  std::string urlHost;
+  std::string bindAddress;
+};
+
+Loopback FirstLocalhostAddress();
+
+
 }  // namespace e2e

@@ -63,29 +63,8 @@ const std::map<std::string, std::set<std::string>> kDataKeys = {
 
 const char* const kFastRetries = "200ms,200ms,200ms,200ms,200ms,200ms";
 
-// "localhost" at the first address it resolves to, the one livechatd's
-// resolver (getaddrinfo, same hints) will connect to, so SNI and the
-// certificate's DNS name are exercised. 127.0.0.1 if that cannot be bound.
-struct Loopback {
-  std::string urlHost;
-  std::string bindAddress;
-};
-
-Loopback FirstLocalhostAddress() {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  Loopback out{"127.0.0.1", "127.0.0.1"};
-  if (getaddrinfo("localhost", nullptr, &hints, &res) != 0 || res == nullptr) return out;
-  char text[INET6_ADDRSTRLEN] = {};
-  const void* addr = res->ai_family == AF_INET6
-                         ? static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(res->ai_addr)->sin6_addr)
-                         : static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr);
-  if (inet_ntop(res->ai_family, addr, text, sizeof text) != nullptr) out = {"localhost", text};
-  freeaddrinfo(res);
-  return out;
-}
+using e2e::FirstLocalhostAddress;
+using e2e::Loopback;
 
 // Everything a webhook test needs: TLS material, a receiver, a store with a
 // key (manage_conversations) and an agent.

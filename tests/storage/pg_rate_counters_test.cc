@@ -112,3 +112,37 @@ TEST_CASE("postgres counters: a cost bucket drains across instances and refills 
 
 }  // namespace
 }  // namespace livechat::testing
+
+namespace livechat::testing {
+namespace {
+
+TEST_CASE("postgres MCP sessions: opened on one instance, found and ended on another; eviction per store") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresMcpSessions(db.url());
+  auto b = OpenPostgresMcpSessions(db.url());
+  a->Open("s1", McpSession{"shop-a", "2025-06-18"}, 2);
+  auto found = b->Find("s1", "shop-a");
+  REQUIRE(found.has_value());
+  CHECK(found->shopId == "shop-a");
+  CHECK(found->version == "2025-06-18");
+  // Another store's session is unknown, as a missing one is.
+  CHECK_FALSE(b->Find("s1", "shop-b").has_value());
+  b->End("s1", "shop-b");  // not its own: nothing ends
+  CHECK(a->Find("s1", "shop-a").has_value());
+  b->End("s1", "shop-a");
+  CHECK_FALSE(a->Find("s1", "shop-a").has_value());
+
+  // At most 2 per store: the third forgets the store's oldest only.
+  a->Open("o1", McpSession{"shop-other", "2025-03-26"}, 2);
+  a->Open("s2", McpSession{"shop-a", "2025-03-26"}, 2);
+  b->Open("s3", McpSession{"shop-a", "2025-03-26"}, 2);
+  a->Open("s4", McpSession{"shop-a", "2025-03-26"}, 2);
+  CHECK_FALSE(b->Find("s2", "shop-a").has_value());
+  CHECK(b->Find("s3", "shop-a").has_value());
+  CHECK(b->Find("s4", "shop-a").has_value());
+  CHECK(b->Find("o1", "shop-other").has_value());
+}
+
+}  // namespace
+}  // namespace livechat::testing

@@ -569,9 +569,22 @@ BEGIN
 END $$;
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations{{
+// The tool server's sessions (livechat/mcp_sessions.h), shared by every
+// instance. Logged: a session outlives the instance that opened it.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE mcp_sessions (
+  id TEXT PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  seq BIGINT GENERATED ALWAYS AS IDENTITY
+);
+CREATE INDEX mcp_sessions_shop ON mcp_sessions(shop_id, seq);
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 }};
 
 // Any constant unique to livechat; every instance uses the same.
