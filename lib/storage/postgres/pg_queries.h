@@ -1,186 +1,39 @@
-// The Store's record operations as SQL on one connection. The store wraps a
-// transaction around each use; this class neither begins nor ends one.
+// The PostgreSQL dialect of the shared queries (storage/common/sql_queries.h),
+// and the store knowledge's search in PostgreSQL's full-text terms
+// (pg_queries.cc).
 #pragma once
 
-#include "livechat/store.h"
+#include "storage/common/sql_queries.h"
 #include "storage/postgres/pg_connection.h"
 
 namespace livechat::pg {
 
-class PgQueries final : public StoreWriter {
+struct PgDialect {
+  using Connection = pg::Connection;
+  using Statement = pg::Statement;
+  // Ties in insertion order: the identity column every such table has.
+  static constexpr const char* kRowOrder = "rid";
+  // The tags of a JSON array parameter :tags.
+  static constexpr const char* kTagsOf = "(SELECT jsonb_array_elements_text(CAST(:tags AS jsonb)))";
+  // Events whose data_json.customerId is ?2: strpos() skips most rows before
+  // any JSON is parsed; livechat_json_text (pg_schema.cc) reads a malformed
+  // row as NULL.
+  static constexpr const char* kEventOfCustomer =
+      "strpos(data_json, ?2) > 0 AND livechat_json_text(data_json, 'customerId') = ?2";
+};
+
+class PgQueries final : public storage::SqlQueries<PgDialect> {
  public:
-  explicit PgQueries(Connection& conn) : conn_(conn) {}
+  using SqlQueries::SqlQueries;
 
-  Result<std::optional<Shop>> GetShop(const std::string& shopId) override;
-  Result<std::optional<Shop>> GetShopByAppId(const std::string& appId) override;
-  Result<std::optional<ApiKey>> FindApiKeyByHash(const std::string& keyHash) override;
-  Result<std::vector<ApiKey>> ListApiKeys(const std::string& shopId) override;
-  Result<std::optional<Member>> GetMember(const std::string& shopId, const std::string& memberId) override;
-  Result<std::vector<Member>> ListMembers(const std::string& shopId) override;
-  Result<std::vector<Member>> FindMembersByEmail(const std::string& email) override;
-  Result<std::optional<Customer>> GetCustomer(const std::string& shopId, const std::string& customerId) override;
-  Result<std::optional<Customer>> FindCustomerByEmail(const std::string& shopId, const std::string& email) override;
-  Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) override;
-  Result<std::int64_t> CountCustomers(const std::string& shopId) override;
-  Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
-  Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
-  Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override;
-  Result<std::int64_t> CountLegacyConversations(const std::string& shopId) override;
-  Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
-  Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
-                                            const std::string& idOrSeq) override;
-  Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) override;
-  Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) override;
-  Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId,
-                                      const std::string& noteId) override;
-  Result<std::vector<Attribute>> ListAttributes(const std::string& shopId, const std::string& conversationId) override;
-  Result<std::optional<Attribute>> GetAttribute(const std::string& shopId, const std::string& conversationId,
-                                                const std::string& attributeId) override;
-  Result<std::optional<Attribute>> FindAttributeByName(const std::string& shopId, const std::string& conversationId,
-                                                       const std::string& name) override;
-  Result<std::vector<BrowsedPage>> ListBrowsedPages(const std::string& shopId, const std::string& conversationId,
-                                                    Millis sinceMillis, int limit) override;
-  Result<std::optional<Summary>> GetSummary(const std::string& shopId, const std::string& conversationId) override;
-  Result<std::vector<TypingState>> ListTyping(const std::string& shopId, const std::string& conversationId) override;
-  Result<std::optional<AdminSession>> GetSession(const std::string& tokenHash) override;
-  Result<std::vector<Event>> ListEvents(const std::string& shopId, int limit) override;
-
-  Status InsertShop(const Shop& s) override;
-  Result<bool> UpdateShop(const Shop& s) override;
-  Status InsertApiKey(const ApiKey& k) override;
-  Result<bool> RevokeApiKey(const std::string& shopId, const std::string& keyId, Millis at) override;
-  Result<bool> UpdateApiKeyPermissions(const std::string& shopId, const std::string& keyId,
-                                       std::uint32_t permissions) override;
-  Status InsertMember(const Member& m) override;
-  Result<bool> UpdateMember(const Member& m) override;
-  Status InsertCustomer(const Customer& c) override;
-  Result<bool> UpdateCustomer(const Customer& c) override;
-  Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId,
-                                 const std::vector<std::string>& tags) override;
-  Status InsertNote(const Note& n) override;
-  Result<bool> UpdateNote(const Note& n) override;
-  Result<bool> DeleteNote(const std::string& shopId, const std::string& conversationId,
-                          const std::string& noteId) override;
-  Status InsertAttribute(const Attribute& a) override;
-  Result<bool> UpdateAttribute(const Attribute& a) override;
-  Result<bool> DeleteAttribute(const std::string& shopId, const std::string& conversationId,
-                               const std::string& attributeId) override;
-  Status InsertBrowsedPage(const std::string& shopId, const std::string& conversationId, const BrowsedPage& p,
-                           int keep) override;
-  Status PutSummary(const std::string& shopId, const Summary& s) override;
-  Status InsertSession(const AdminSession& s) override;
-  Status DeleteSession(const std::string& tokenHash) override;
-  Status AppendEvent(const Event& e) override;
-
-  // Webhooks (pg_webhooks.cc).
-  Result<std::optional<Event>> GetEvent(const std::string& shopId, const std::string& eventId) override;
-  Result<std::vector<WebhookSubscription>> ListSubscriptions(const std::string& shopId) override;
-  Result<std::optional<WebhookSubscription>> GetSubscription(const std::string& shopId,
-                                                             const std::string& subscriptionId) override;
-  Result<std::optional<WebhookSubscription>> FindSubscriptionByUrl(const std::string& shopId,
-                                                                   const std::string& url) override;
-  Result<std::optional<WebhookSubscription>> FindSubscriptionBySecretHash(const std::string& secretHash) override;
-  Result<std::optional<WebhookDelivery>> GetDelivery(const std::string& shopId, const std::string& deliveryId) override;
-  Result<std::vector<WebhookDelivery>> ListDueDeliveries(Millis now, int limit) override;
-  Result<std::vector<WebhookDelivery>> ListDeliveries(const std::string& shopId, const std::string& subscriptionId,
-                                                      int limit) override;
-  Result<std::vector<DeliveryAttempt>> ListAttempts(const std::string& shopId, const std::string& subscriptionId,
-                                                    int limit) override;
-  Result<OutboxStats> GetOutboxStats() override;
-  Status InsertSubscription(const WebhookSubscription& s) override;
-  Result<bool> UpdateSubscription(const WebhookSubscription& s) override;
-  Result<bool> DeleteSubscription(const std::string& shopId, const std::string& subscriptionId) override;
-  Status InsertDelivery(const WebhookDelivery& d) override;
-  Result<bool> UpdateDelivery(const WebhookDelivery& d) override;
-  Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
-                             Millis leaseUntil) override;
-  Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override;
-  Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
-  // Storefront visitor sessions (pg_visitor_sessions.cc).
-  Result<std::optional<VisitorSession>> FindVisitorSession(const std::string& tokenHash) override;
-  Status InsertVisitorSession(const VisitorSession& s) override;
-  Result<bool> UpdateVisitorSession(const VisitorSession& s) override;
-  // Uploaded files' records (pg_files.cc).
-  Result<std::optional<FileRecord>> GetFile(const std::string& shopId, const std::string& fileId) override;
-  Result<std::optional<FileRecord>> FindFileById(const std::string& fileId) override;
-  Result<std::vector<FileRecord>> ListFiles(const std::string& shopId, const std::string& kind) override;
-  Status InsertFile(const FileRecord& f) override;
-  Result<bool> DeleteFile(const std::string& shopId, const std::string& fileId) override;
-  Result<std::int64_t> DeleteFilesOfKind(const std::string& shopId, const std::string& kind) override;
-  // Summary jobs (pg_summary_jobs.cc).
-  Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId,
-                                                  const std::string& conversationId) override;
-  Result<std::vector<SummaryJob>> ListDueSummaryJobs(Millis now, int limit) override;
-  Result<SummaryQueueStats> GetSummaryQueueStats() override;
-  Status PutSummaryJob(const SummaryJob& j) override;
-  Result<bool> ClaimSummaryJob(const std::string& shopId, const std::string& conversationId, const std::string& jobId,
-                               Millis now, Millis leaseUntil) override;
-  Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
-                                const std::string& jobId) override;
-  Result<std::vector<VisitorSession>> ListVisitorSessionsOfCustomer(const std::string& shopId,
-                                                                    const std::string& customerId) override;
-
-  // Privacy, platform requests, channel integrations (pg_privacy.cc and
-  // beside the records they touch).
-  Result<std::vector<Customer>> FindCustomersByShopifyId(const std::string& shopId,
-                                                         const std::string& shopifyId) override;
-  Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override;
-  Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId, const std::string& phoneKey) override;
-  Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) override;
-  Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
-                                                                const std::string& customerId) override;
-  Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override;
-  Result<std::optional<PlatformRequest>> FindPlatformRequest(const std::string& shopId,
-                                                             const std::string& requestKey) override;
-  Result<std::vector<PlatformRequest>> ListPlatformRequests(const std::string& shopId, int limit) override;
-  Result<std::optional<DataRequest>> GetDataRequest(const std::string& shopId, const std::string& id) override;
-  Result<std::vector<DataRequest>> ListDataRequests(const std::string& shopId) override;
-  Result<bool> DeleteCustomer(const std::string& shopId, const std::string& customerId) override;
-  Result<std::int64_t> DeleteBrowsedPages(const std::string& shopId, const std::string& conversationId) override;
-  Result<std::int64_t> DeleteSessions(const std::string& shopId, const std::string& memberId) override;
-  Result<bool> DeleteMember(const std::string& shopId, const std::string& memberId) override;
-  Status PutChannelIntegration(const ChannelIntegration& i) override;
-  Status InsertPlatformRequest(const PlatformRequest& r) override;
-  Status InsertDataRequest(const DataRequest& d) override;
-  Result<bool> UpdateDataRequest(const DataRequest& d) override;
-  Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId,
-                               const std::string& dataJson) override;
-
-  // Store knowledge (pg_knowledge.cc).
-  Result<std::optional<CatalogItem>> GetCatalogItem(const std::string& shopId, const std::string& kind,
-                                                    const std::string& id) override;
-  Result<std::optional<CatalogItem>> FindCatalogItemByKey(const std::string& shopId, const std::string& kind,
-                                                          const std::string& key) override;
-  Result<std::vector<CatalogItem>> ListCatalogItems(const std::string& shopId, const std::string& kind,
-                                                    const std::string& parentId, const std::string& afterId,
-                                                    int limit) override;
-  Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
-                                                const std::vector<std::string>& terms, int limit) override;
-  Result<std::vector<CatalogHit>> SearchCatalogChildren(const std::string& shopId, const std::string& kind,
-                                                        const std::string& parentId,
-                                                        const std::vector<std::string>& terms, int limit) override;
-  Result<std::int64_t> CountCatalogItems(const std::string& shopId, const std::string& kind) override;
-  Result<std::optional<std::string>> GetShopDocument(const std::string& shopId, const std::string& name) override;
+  // The store knowledge's full-text index (tsvector and GIN): items are written and
+  // searched through it.
   Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
   Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
-  Status PutShopDocument(const std::string& shopId, const std::string& name, const std::string& json) override;
 
  protected:
-  Status DoInsertConversation(Conversation& c) override;
-  Result<bool> DoUpdateConversation(const Conversation& c) override;
-  Status DoInsertMessage(Message& m) override;
-  Result<bool> DoUpdateMessage(const Message& m) override;
-  Status DoPutTyping(const std::string& shopId, const TypingState& t) override;
-
- private:
-  // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
-  Result<bool> RunChanged(Statement& st);
   Result<std::vector<CatalogHit>> Search(const std::string& shopId, const std::string& kind, const std::string& parentId,
-                                         const std::vector<std::string>& terms, int limit);
-  Status WriteTagRows(const std::string& shopId, const std::string& conversationId,
-                      const std::vector<std::string>& tags);
-
-  Connection& conn_;
+                                         const std::vector<std::string>& terms, int limit) override;
 };
 
 }  // namespace livechat::pg

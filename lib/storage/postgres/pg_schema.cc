@@ -33,7 +33,7 @@ CREATE TEXT SEARCH CONFIGURATION livechat_fts (COPY = pg_catalog.simple);
 -- so "how to return" must still match on every word.
 CREATE TEXT SEARCH DICTIONARY livechat_english_stem (TEMPLATE = snowball, LANGUAGE = english);
 -- The store turns every ASCII character but letters and digits into a space
--- before indexing or querying (pg_knowledge.cc), so these are the tokens.
+-- before indexing or querying (pg_queries.cc), so these are the tokens.
 ALTER TEXT SEARCH CONFIGURATION livechat_fts
   ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart
   WITH unaccent, livechat_english_stem;

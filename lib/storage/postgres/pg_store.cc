@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/common/invoke_guarded.h"
 #include "storage/postgres/pg_connection.h"
 #include "storage/postgres/pg_queries.h"
 #include "storage/postgres/pg_schema.h"
@@ -45,16 +46,7 @@ constexpr const char* kBeginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SELEC
 constexpr const char* kBeginRead = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 constexpr const char* kChannel = "livechat_conversation";
 
-template <typename Fn, typename Arg>
-Status Invoke(const Fn& fn, Arg& arg, const char* where) {
-  try {
-    return fn(arg);
-  } catch (const std::exception& e) {
-    return Error{ErrorCode::kInternal, std::string("exception in ") + where + ": " + e.what()};
-  } catch (...) {
-    return Error{ErrorCode::kInternal, std::string("exception in ") + where};
-  }
-}
+using storage::InvokeGuarded;
 
 class PostgresStore final : public Store {
  public:
@@ -156,7 +148,7 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
   // A nested Read joins the snapshot this thread already reads from.
   if (const Held* held = FindHeld(false)) {
     PgQueries q(*held->conn);
-    return Invoke(fn, static_cast<StoreReader&>(q), "Store::Read");
+    return InvokeGuarded(fn, static_cast<StoreReader&>(q), "Store::Read");
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<Connection>* slot, CheckoutReader());
   auto run = [&]() -> Status {
@@ -167,7 +159,7 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
     {
       HoldGuard guard(this, &conn, false);
       PgQueries q(conn);
-      st = Invoke(fn, static_cast<StoreReader&>(q), "Store::Read");
+      st = InvokeGuarded(fn, static_cast<StoreReader&>(q), "Store::Read");
     }
     Status end = conn.Exec(st.ok() ? "COMMIT" : "ROLLBACK");
     if (!st.ok()) return st;
@@ -190,7 +182,7 @@ Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   {
     HoldGuard guard(this, &conn, true);
     PgQueries q(conn);
-    st = Invoke(fn, static_cast<StoreWriter&>(q), "Store::Write");
+    st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
     // Delivered to listeners only if the transaction commits, and after it.
     for (std::size_t i = 0; st.ok() && i < q.writtenConversations().size(); ++i) {
       auto notify = conn.Prepare("SELECT pg_notify('livechat_conversation', ?1)");

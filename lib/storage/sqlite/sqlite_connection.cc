@@ -4,7 +4,6 @@
 #include <memory>
 #include <utility>
 
-#include "livechat/model.h"
 
 namespace livechat::sqlite {
 
@@ -37,22 +36,6 @@ int Connection::OnBusy(void* self, int priorCalls) {
   return 1;
 }
 
-namespace {
-
-// livechat_phone_key(text): PhoneKey in SQL, so a query compares stored
-// phones in the same form as the core does. NULL for NULL.
-void PhoneKeyFunction(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  const unsigned char* text = sqlite3_value_text(argv[0]);
-  if (text == nullptr) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  const std::string key =
-      PhoneKey(std::string_view(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_value_bytes(argv[0]))));
-  sqlite3_result_text(ctx, key.data(), static_cast<int>(key.size()), SQLITE_TRANSIENT);
-}
-
-}  // namespace
 
 Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mode mode, int busyTimeoutMillis,
                                                      Counter* busyRetries) {
@@ -73,9 +56,6 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, Mo
   conn->busyRetries_ = busyRetries;
   rc = sqlite3_busy_handler(db, &Connection::OnBusy, conn.get());
   if (rc != SQLITE_OK) return SqliteError(db, rc, "busy_handler");
-  rc = sqlite3_create_function_v2(db, "livechat_phone_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                  nullptr, &PhoneKeyFunction, nullptr, nullptr, nullptr);
-  if (rc != SQLITE_OK) return SqliteError(db, rc, "create_function livechat_phone_key");
   LC_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
   LC_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = NORMAL"));
   return conn;

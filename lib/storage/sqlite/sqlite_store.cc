@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/common/invoke_guarded.h"
 #include "storage/sqlite/sqlite_connection.h"
 #include "storage/sqlite/sqlite_queries.h"
 #include "storage/sqlite/sqlite_schema.h"
@@ -25,18 +26,7 @@ namespace {
 using sqlite::Connection;
 using sqlite::SqliteQueries;
 
-// Calls fn, turning an escaping exception into kInternal: no exception may
-// leave the library, and the caller's transaction must still be ended.
-template <typename Fn, typename Arg>
-Status Invoke(const Fn& fn, Arg& arg, const char* where) {
-  try {
-    return fn(arg);
-  } catch (const std::exception& e) {
-    return Error{ErrorCode::kInternal, std::string("exception in ") + where + ": " + e.what()};
-  } catch (...) {
-    return Error{ErrorCode::kInternal, std::string("exception in ") + where};
-  }
-}
+using storage::InvokeGuarded;
 
 class SqliteStore final : public Store {
  public:
@@ -148,7 +138,7 @@ Status SqliteStore::RunRead(Connection& conn, const std::function<Status(Connect
   Status st;
   {
     HoldGuard guard(this, &conn, false);
-    st = Invoke(fn, conn, "Store::Read");
+    st = InvokeGuarded(fn, conn, "Store::Read");
   }
   Status end = conn.Exec("COMMIT");
   if (!end.ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
@@ -161,7 +151,7 @@ Status SqliteStore::WithReadConnection(const std::function<Status(Connection&)>&
   // a second reader could exhaust the pool and wait forever). On a memory
   // database a Read inside a Write reads the open write transaction: there
   // is no other connection to read from.
-  if (const Held* held = inMemory_ ? FindHeld() : FindHeld(false)) return Invoke(fn, *held->conn, "Store::Read");
+  if (const Held* held = inMemory_ ? FindHeld() : FindHeld(false)) return InvokeGuarded(fn, *held->conn, "Store::Read");
   if (inMemory_) {
     std::lock_guard lock(writeMu_);
     return RunRead(*writer_, fn);
@@ -195,7 +185,7 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   {
     HoldGuard guard(this, &conn, true);
     SqliteQueries q(conn);
-    st = Invoke(fn, static_cast<StoreWriter&>(q), "Store::Write");
+    st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
   }
   if (st.ok()) {
     // COMMIT checks the deferred foreign keys and can fail; the transaction
