@@ -572,7 +572,8 @@ const std::vector<Command>& Commands() {
        Migrate},
       {{"backup"},
        {{"out", true, true, "the new backup file (must not exist)"}},
-       "copy the database to a new file, consistently, while livechatd runs (SQLite online backup)",
+       "copy the database to a new file, consistently, while livechatd runs (SQLite online backup; a "
+       "PostgreSQL database is backed up with pg_dump)",
        Backup},
       {{"store", "install"},
        {kStore},
@@ -621,13 +622,16 @@ bool IsSwitch(const std::string& flag) {
 
 std::string Usage() {
   std::string out =
-      "usage: livechatctl [--db PATH] COMMAND [FLAGS]\n"
+      "usage: livechatctl [--db PATH|URL] COMMAND [FLAGS]\n"
       "\n"
-      "Administers a livechat SQLite database; safe while livechatd runs on it.\n"
+      "Administers a livechat database (a SQLite file or PostgreSQL); safe while\n"
+      "livechatd runs on it.\n"
       "Prints one JSON document on stdout. Exit status: 0 ok, 1 the operation\n"
       "failed ({\"error\":{\"code\",\"message\"}}), 2 usage error.\n"
       "\n"
-      "  --db PATH   database file (default ./livechat.db; env LIVECHAT_DB)\n"
+      "  --db PATH|URL  SQLite file or postgresql:// URL (default ./livechat.db;\n"
+      "                 env LIVECHAT_DB); with PostgreSQL, the files commands need\n"
+      "                 LIVECHAT_FILES_DIR (livechatd's --files-dir)\n"
       "\n"
       "commands:\n";
   for (const auto& c : Commands()) {

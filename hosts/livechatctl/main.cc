@@ -1,4 +1,4 @@
-// livechatctl: the admin command line. `livechatctl --db PATH COMMAND ...`
+// livechatctl: the admin command line. `livechatctl --db PATH|URL COMMAND ...`
 // prints one JSON document on stdout; see `livechatctl --help`.
 #include <cstdio>
 #include <cstdlib>
