@@ -1,5 +1,7 @@
 // The Store seam: where records live. The SQLite store is the embedded default
-// (livechat/sqlite_store.h); every Store passes tests/storage/store_conformance.
+// (livechat/sqlite_store.h), the PostgreSQL store serves several instances on
+// one database (livechat/postgres_store.h), and livechat/open_store.h picks
+// one from the database setting. Both pass tests/storage/store_conformance.
 //
 // Every method takes the shop id and touches that shop's rows only: a record
 // of another shop is indistinguishable from a missing one. Methods that look

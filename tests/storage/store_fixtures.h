@@ -1,5 +1,6 @@
 // Fixtures for the Store conformance suite: every STORE_TEST runs once per
-// Store implementation listed in STORE_TEST. A new Store (e.g. PostgreSQL)
+// Store implementation listed in STORE_TEST (SQLite in memory, a SQLite file,
+// a fresh PostgreSQL database). A new Store
 // joins by adding a fixture type with a `Store& store()` and listing it there.
 #pragma once
 
