@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "livechat/json_codec.h"
+#include "livechat/open_store.h"
 #include "livechat/principal.h"
 #include "livechat/result.h"
 #include "livechat/postgres_store.h"
@@ -353,6 +354,32 @@ Outcome Backup(ChatService&, const ParsedArgs& a) {
   return Ok(out);
 }
 
+Outcome CopyToPostgres(ChatService&, const ParsedArgs& a) {
+  const std::string from = a.db.value_or("");
+  const std::string& to = Req(a, "to");
+  auto copied = livechat::CopySqliteToPostgres(from, to);
+  if (!copied.ok()) return Failed(copied.error());
+  std::int64_t rows = 0;
+  std::string tables;
+  for (const auto& t : *copied) {
+    tables += tables.empty() ? "{" : ",";
+    livechat::AppendJsonString(tables, t.table);
+    tables += ":" + std::to_string(t.rows);
+    rows += t.rows;
+  }
+  std::string out = "{\"from\":";
+  livechat::AppendJsonString(out, livechat::DescribeDatabase(from));
+  out += ",\"to\":";
+  livechat::AppendJsonString(out, livechat::DescribeDatabase(to));
+  out += ",\"rows\":" + std::to_string(rows) + ",\"tables\":" + (tables.empty() ? "{" : tables) + "}";
+  // The uploaded files' bytes are not in the database: livechatd on
+  // PostgreSQL reads them from its --files-dir.
+  out += ",\"filesDir\":";
+  livechat::AppendJsonString(out, from + ".files");
+  out += "}";
+  return Ok(out);
+}
+
 Outcome SettingsShow(ChatService& service, const ParsedArgs& a) {
   auto s = service.GetAiSettings(Principal::System(Req(a, "store")));
   if (!s.ok()) return Failed(s.error());
@@ -575,6 +602,11 @@ const std::vector<Command>& Commands() {
        "copy the database to a new file, consistently, while livechatd runs (SQLite online backup; a "
        "PostgreSQL database is backed up with pg_dump)",
        Backup},
+      {{"copy-to-postgres"},
+       {{"to", true, true, "postgresql:// URL of an empty database (created by createdb; migrated here)"}},
+       "copy every record of the SQLite database (--db) into an empty PostgreSQL database, keeping ids and "
+       "cursors; compares each table's rows; then copy the DB.files directory to livechatd's --files-dir",
+       CopyToPostgres},
       {{"store", "install"},
        {kStore},
        "mark a store installed again after an uninstall (admin login works again; channels stay as they are)",

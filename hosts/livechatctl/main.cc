@@ -2,6 +2,7 @@
 // prints one JSON document on stdout; see `livechatctl --help`.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +57,12 @@ int main(int argc, char** argv) {
   if (args->db) db = *args->db;
   if (db.empty()) return Emit(livechatctl::UsageError("--db must not be empty"));
   args->db = db;  // commands that work on the file itself (backup) read it here
+
+  // Opening a SQLite path creates the file; a copy from a mistyped path
+  // must say so rather than copy an empty database.
+  std::error_code ec;
+  if (args->words[0] == "copy-to-postgres" && !livechat::IsPostgresUrl(db) && !std::filesystem::exists(db, ec))
+    return Emit({1, livechatctl::ErrorJson("NOT_FOUND", "no SQLite database at " + db)});
 
   livechat::StoreConfig config;
   config.db = db;

@@ -16,6 +16,7 @@
 
 #include "e2e/child_process.h"
 #include "e2e/e2e_helpers.h"
+#include "support/test_store.h"
 
 namespace {
 
@@ -298,6 +299,25 @@ TEST_CASE("host binaries: help, version and usage errors") {
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--no-such-flag"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--listen", "nonsense"}).exitCode == 2);
   CHECK(e2e::Run({e2e::HostBinary("livechatd"), "--trusted-proxy", "not-a-cidr"}).exitCode == 2);
+  // The read pool: 1 to 256 connections.
+  for (const char* n : {"0", "257", "many"}) {
+    CAPTURE(n);
+    RunResult pool = e2e::Run({e2e::HostBinary("livechatd"), "--db", db, "--db-pool", n});
+    CHECK(pool.exitCode == 2);
+    CHECK(pool.err.find(std::string("--db-pool: expects a number of connections from 1 to 256, got \"") + n + "\"") !=
+          std::string::npos);
+  }
+  if (!livechat::testing::TestOnPostgres()) {  // 256 connections to a shared test server would crowd it
+    for (const char* n : {"1", "256"}) {
+      CAPTURE(n);
+      Daemon d = StartDaemon(dir, db, {"--db-pool", n});
+      httplib::Client cli = MakeClient(d.port);
+      auto res = cli.Get("/healthz");
+      REQUIRE(res);
+      CHECK(res->status == 200);
+      StopDaemon(d);
+    }
+  }
 
   const std::string ctl = e2e::HostBinary("livechatctl");
   CHECK(e2e::Run({ctl, "--help"}).exitCode == 0);

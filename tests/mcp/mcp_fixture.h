@@ -11,16 +11,9 @@
 #include "mcp/json_schema.h"
 #include "mcp/tools.h"
 #include "support/rest_fixture.h"
+#include "support/sample_catalog.h"
 
 namespace livechat::testing {
-
-inline std::string ReadSampleCatalog() {
-  std::ifstream in(std::string(LIVECHAT_SOURCE_DIR) + "/examples/catalog/sample_catalog.json", std::ios::binary);
-  REQUIRE(in);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
 
 // A parsed JSON-RPC exchange.
 struct RpcReply {

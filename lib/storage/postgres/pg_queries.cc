@@ -12,8 +12,6 @@ namespace livechat::pg {
 
 using storage::ReadItem;
 
-namespace {
-
 // Text as the full-text index sees it: every ASCII character that is not a
 // letter or digit becomes a space, so "e-mail", "foo.bar" and "a@b.c" split
 // into words as FTS5's unicode61 tokenizer splits them (PostgreSQL's parser
@@ -29,7 +27,10 @@ std::string FtsText(std::string_view text) {
   return out;
 }
 
-}  // namespace
+std::string CatalogFtsSql(const std::string& title, const std::string& body) {
+  return "setweight(to_tsvector('livechat_fts', " + title + "), 'A') || setweight(to_tsvector('livechat_fts', " +
+         body + "), 'D')";
+}
 
 Result<std::vector<CatalogHit>> PgQueries::Search(const std::string& shopId, const std::string& kind,
                                                       const std::string& parentId,
@@ -86,8 +87,7 @@ Result<std::vector<CatalogHit>> PgQueries::Search(const std::string& shopId, con
 Status PgQueries::PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) {
   static const std::string upsert =
       "INSERT INTO catalog_items (shop_id, kind, id, parent_id, title, body, data_json, updated_at, fts) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, setweight(to_tsvector('livechat_fts', ?9), 'A') || "
-      "setweight(to_tsvector('livechat_fts', ?10), 'D')) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, " + CatalogFtsSql("?9", "?10") + ") "
       "ON CONFLICT (shop_id, kind, id) DO UPDATE SET parent_id = excluded.parent_id, title = excluded.title, "
       "body = excluded.body, data_json = excluded.data_json, updated_at = excluded.updated_at, fts = excluded.fts";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(upsert));

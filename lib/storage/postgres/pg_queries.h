@@ -22,6 +22,12 @@ struct PgDialect {
       "strpos(data_json, ?2) > 0 AND livechat_json_text(data_json, 'customerId') = ?2";
 };
 
+// Text as the full-text index sees it (pg_queries.cc says why).
+std::string FtsText(std::string_view text);
+// The catalog's weighted tsvector, from the parameters `title` and `body`
+// (each FtsText of the field): the title weighs most.
+std::string CatalogFtsSql(const std::string& title, const std::string& body);
+
 class PgQueries final : public storage::SqlQueries<PgDialect> {
  public:
   using SqlQueries::SqlQueries;

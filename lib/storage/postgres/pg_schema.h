@@ -12,6 +12,10 @@ namespace livechat::pg {
 // newer than this build is refused with a message saying so.
 Status Migrate(Connection& conn);
 
+// Taken first by every write transaction (pg_store.cc), and by a copy into
+// the database: one writer at a time across every instance.
+inline constexpr const char* kWriteLock = "SELECT pg_advisory_xact_lock(7426391805513)";
+
 // The schema version of the database, 0 when it has none.
 Result<std::int64_t> CurrentVersion(Connection& conn);
 

@@ -42,7 +42,7 @@ using pg::Connection;
 using pg::PgQueries;
 
 // Any constant unique to livechat; every instance takes the same.
-constexpr const char* kBeginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(7426391805513)";
+const std::string kBeginWrite = std::string("BEGIN ISOLATION LEVEL READ COMMITTED; ") + pg::kWriteLock;
 constexpr const char* kBeginRead = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 constexpr const char* kChannel = "livechat_conversation";
 

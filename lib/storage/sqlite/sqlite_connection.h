@@ -118,6 +118,8 @@ class Statement {
   Status Run();
 
   bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+  int Type(int col) const { return sqlite3_column_type(stmt_, col); }
   std::string Text(int col) const;
   std::int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
   bool Bool(int col) const { return sqlite3_column_int64(stmt_, col) != 0; }
