@@ -62,6 +62,11 @@ std::string ApplyDbPool(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyEventRetention(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 365, &c.eventRetentionDays)) return "expects a number of days from 1 to 365, got \"" + v + "\"";
+  return "";
+}
+
 std::string ApplyListen(DaemonConfig& c, const std::string& v) {
   auto hp = ParseHostPort(v);
   if (!hp) return "expects HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:0), got \"" + v + "\"";
@@ -351,6 +356,10 @@ const FlagSpec kFlags[] = {
      "listening connection per instance",
      false, ApplyDbPool},
     {"listen", "HOST:PORT", "127.0.0.1:8080", "address to listen on; port 0 picks a free port", false, ApplyListen},
+    {"event-retention-days", "N", "7",
+     "days the change feed (GET /chat/events) keeps events; older ones are removed once delivered, and a cursor "
+     "before them answers 410",
+     false, ApplyEventRetention},
     {"demo", nullptr, "off",
      "create a demo store on first start and print its API key and a curl line; "
      "later starts on the same database reuse it (PATH.demo.json)",

@@ -17,6 +17,7 @@ struct DaemonConfig {
   // A SQLite file path, or a PostgreSQL URL (postgresql://...).
   std::string dbPath = "./livechat.db";
   int dbPool = 4;  // read connections
+  int eventRetentionDays = 7;  // the change feed (GET /chat/events)
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: the kernel picks a free port
   bool demo = false;

@@ -28,6 +28,7 @@
 #include "https_webhook_transport.h"
 #include "livechat/blob_store.h"
 #include "openai_summarizer.h"
+#include "livechat/base/worker_loop.h"
 #include "livechat/chat_service.h"
 #include "livechat/file_server.h"
 #include "livechat/clock.h"
@@ -327,6 +328,7 @@ int main(int argc, char** argv) {
   serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
   serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
   serviceOptions.onSummaryQueued = [w = summaryWorker.get()] { w->Notify(); };
+  serviceOptions.eventRetentionDays = cfg.eventRetentionDays;
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
@@ -346,6 +348,15 @@ int main(int argc, char** argv) {
   serviceOptions.fileUrlSecret = fileUrlSecret;
   serviceOptions.fileBaseUrl = cfg.publicUrl;
   auto service = std::make_unique<livechat::ChatService>(serviceOptions);
+  // The change feed's retention: every minute, events past it that no
+  // delivery waits for are removed, 1,000 at a time until none is left.
+  auto eventPruner = std::make_unique<livechat::WorkerLoop>(
+      [s = service.get()] {
+        auto removed = s->PruneEventFeed(1000);
+        if (!removed.ok()) std::fprintf(stderr, "livechatd: event feed pruning: %s\n", removed.error().message.c_str());
+        return removed.ok() && *removed > 0;
+      },
+      60'000);
 
   std::optional<livechatd::DemoStore> demo;
   if (cfg.demo) {
@@ -481,6 +492,7 @@ int main(int argc, char** argv) {
     dispatcher->Start();
     // Summaries of resolves queued before this start (or a crash) are made now.
     summaryWorker->Start();
+    eventPruner->Start();
     bool clean = server.listen_after_bind();
     if (!clean && watcher.signal() == 0) return Fail("the server loop ended unexpectedly", 1);
   }
@@ -489,6 +501,7 @@ int main(int argc, char** argv) {
   // instead is sent again once its lease runs out.
   dispatcher->Stop();
   summaryWorker->Stop();
+  eventPruner->Stop();
   rest.reset();
   mcp.reset();
   platform.reset();
@@ -498,6 +511,7 @@ int main(int argc, char** argv) {
   service.reset();
   dispatcher.reset();
   summaryWorker.reset();
+  eventPruner.reset();
   transport.reset();
   store.reset();
   blobs.reset();

@@ -97,6 +97,9 @@ struct ServiceOptions {
   // Called after a resolve queued a summary job (wakes the worker). Must be
   // cheap and thread-safe.
   std::function<void()> onSummaryQueued;
+  // How long the change feed (GET /chat/events) keeps events: 1 to 365
+  // days. PruneEventFeed removes older ones, unless a delivery waits for them.
+  int eventRetentionDays = 7;
   Limits limits;
   // Where the request windows (per key, per address, visitor starts) are
   // counted; null: in this process. Several instances on one database pass
@@ -162,11 +165,51 @@ struct ConversationRead {
   std::string source;  // "postgresql" (newer datastore) or "firestore" (legacy)
 };
 
+// One window a request was counted in, as the IETF RateLimit fields
+// (draft-ietf-httpapi-ratelimit-headers) name it.
+struct RatePolicy {
+  std::string name;          // "key" (per API key) or "ip" (per source address)
+  int quota = 0;             // requests per window (q)
+  int windowSeconds = 60;    // w
+  int remaining = 0;         // r
+  Millis resetInMillis = 0;  // t, until this window ends
+};
+
+// What to do with a write that carries an Idempotency-Key.
+struct IdempotentStart {
+  enum class Kind { kRun, kReplay };
+  Kind kind = Kind::kRun;
+  // kReplay: the response of the first request with the key.
+  int status = 0;
+  std::string contentType;
+  std::string body;
+};
+// The Idempotency-Key header's key: 1 to 255 printable ASCII characters, as a
+// bare value or a Structured Field string ("..."). kInvalidParams otherwise.
+Result<std::string> ParseIdempotencyKey(std::string_view header);
+// What makes two requests the same: method, request target and body.
+std::string IdempotencyFingerprint(std::string_view method, std::string_view target, std::string_view body);
+
+// GET /chat/events: where to start, how many, which types.
+struct EventFeedRequest {
+  std::optional<std::string> after;             // a cursor: paging.nextCursor, or an event's own
+  std::optional<std::int64_t> limit;            // 1..500 (above: 500), default 100
+  std::optional<std::vector<std::string>> types;  // event names; absent: all
+};
+struct EventFeedPage {
+  std::vector<Event> items;  // oldest first, each with its seq
+  std::vector<std::string> cursors;  // one per item: resume after it
+  std::string nextCursor;    // always set: where the next call resumes, even after an empty page
+  bool hasMore = false;
+};
+
 struct RateDecision {
   bool allowed = true;
   int limit = 0;       // X-RateLimit-Limit
   int remaining = 0;   // X-RateLimit-Remaining
   Millis resetInMillis = 0;
+  // Every window the request was counted in, the key's first.
+  std::vector<RatePolicy> policies;
 };
 
 // ---- Operator inputs (livechatctl, demo) ----
@@ -235,12 +278,14 @@ struct CreateWebhookInput {
   std::optional<std::vector<std::string>> events;
   std::optional<std::string> metadataJson;  // a JSON object, serialized compactly by the caller
   bool legacy = false;                      // the /webhook/subscriptions endpoint (Pro or Plus only)
+  std::optional<std::string> signatureFormat;  // "livechat" (default) | "standard"
 };
 struct UpdateWebhookInput {
   std::optional<bool> isActive;
   std::optional<std::vector<std::string>> events;
   std::optional<std::string> url;
   std::optional<std::string> metadataJson;
+  std::optional<std::string> signatureFormat;
 };
 // ---- Legacy conversations (livechatctl import legacy / migrate) ----
 struct LegacyImportResult {
@@ -471,6 +516,15 @@ class ChatService {
 
   // Outbox (tests; the webhook dispatcher reads its own way).
   Result<std::vector<Event>> ListEvents(const Principal& p, int limit);
+  // The change feed (chat_service_feed.cc): the store's events after
+  // `r.after` in the order they became visible. Needs Read conversations;
+  // customer.created is left out without Read customers. Errors:
+  // kInvalidParams (cursor, limit, an unknown type), kCursorExpired (410:
+  // events after the cursor were pruned).
+  Result<EventFeedPage> ListEventFeed(const Principal& p, const EventFeedRequest& r);
+  // Removes up to `limit` events older than the retention period that no
+  // delivery waits for (livechatd runs it every minute). How many.
+  Result<std::int64_t> PruneEventFeed(int limit = 1000);
 
   // ---- Platform requests, privacy, install state (chat_service_privacy.cc) ----
   // Applies one platform request to the principal's store (System only) and
@@ -506,6 +560,26 @@ class ChatService {
   // Resuming a paused subscription requires the Pro or Plus plan.
   Result<WebhookSubscription> UpdateWebhook(const Principal& p, const std::string& id, const UpdateWebhookInput& in);
   Status DeleteWebhook(const Principal& p, const std::string& id);
+
+  // ---- Idempotency-Key (every REST write; chat_service_idempotency.cc) ----
+  // Claims `key` for the caller (its API key, or its member for an admin
+  // session): kRun when this request is the first and should run, kReplay
+  // with the kept response when it already ran with the same fingerprint
+  // within 24 hours. Errors: kIdempotencyKeyReused (422) when the key was
+  // used with another request, kConflict with retryAfterMillis when the
+  // first request is still running.
+  Result<IdempotentStart> BeginIdempotentRequest(const Principal& p, const std::string& key,
+                                                 const std::string& fingerprint);
+  // Keeps the response of the request that claimed `key` for 24 hours; a 5xx
+  // or a 429 releases the key instead, so the client's retry runs again.
+  Status FinishIdempotentRequest(const Principal& p, const std::string& key, int status,
+                                 const std::string& contentType, const std::string& body);
+  // A new secret, returned in the subscription (list returns it too). For
+  // `graceSeconds` (0 to 604,800; default 86,400) the secret it replaces
+  // also signs every delivery, so a receiver can switch without missing one;
+  // a rotation during a grace period ends the older secret's.
+  Result<WebhookSubscription> RotateWebhookSecret(const Principal& p, const std::string& id,
+                                                  std::optional<std::int64_t> graceSeconds);
   Result<std::vector<DeliveryAttempt>> ListWebhookAttempts(const Principal& p, const std::string& id);
   Result<std::vector<WebhookDelivery>> ListWebhookDeliveries(const Principal& p, const std::string& id);
   // Queues the event of one delivery again, as a new delivery of the same event.

@@ -46,5 +46,8 @@ std::string ToJson(const PlatformRequest& r);
 std::string ToJson(const DataRequest& d, bool withExport);
 // Outbox event as the webhook envelope: eventId, type, shopId, conversationId, occurredAt, data.
 std::string EventEnvelopeJson(const Event& e);
+// A change-feed item: the webhook body's fields (`id`, `type`,
+// `conversationId`, `data`), `createdAt`, and `cursor` (resume after it).
+std::string FeedEventJson(const Event& e, const std::string& cursor);
 
 }  // namespace livechat

@@ -265,6 +265,7 @@ struct Event {
   std::optional<std::string> conversationId;
   Millis occurredAt = 0;
   std::string dataJson = "{}";               // the envelope's `data` object
+  std::int64_t seq = 0;                      // its place in the store's change feed (read back; set by the store)
 };
 
 
@@ -284,7 +285,18 @@ struct WebhookSubscription {
   std::optional<std::string> lastDeliveryStatus;  // succeeded | failed | dropped | disabled
   std::optional<int> lastDeliveryStatusCode;      // HTTP status of the last attempt; null when none came back
   std::optional<std::string> lastDeliveryError;
+  // How deliveries are signed: "livechat" (X-Webhook-Signature, the spec's
+  // format, the default) or "standard" (the Standard Webhooks headers).
+  std::string signatureFormat = "livechat";
+  // After a rotation, the secret it replaced also signs every delivery until
+  // previousSecretExpiresAt, so receivers can switch without downtime.
+  std::optional<std::string> previousSecret;  // never serialized
+  std::optional<Millis> previousSecretExpiresAt;
 };
+
+// WebhookSubscription::signatureFormat's values.
+inline constexpr const char* kSignatureLivechat = "livechat";
+inline constexpr const char* kSignatureStandard = "standard";
 
 // One event to one subscription. Its id is X-Webhook-Delivery-Id, stable across retries.
 struct WebhookDelivery {

@@ -51,5 +51,9 @@ class RestApi {
 std::string RestErrorBody(const Error& e);
 // The HTTP status for an error code (the one mapping table of this adapter).
 int RestStatusFor(ErrorCode code);
+// Retry-After for an error, in whole seconds rounded up: every 429 carries
+// one (at least 1), as does any error that says when to retry; empty when
+// neither.
+std::string RetryAfterFor(const Error& e);
 
 }  // namespace livechat

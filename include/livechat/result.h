@@ -25,6 +25,8 @@ enum class ErrorCode : std::uint8_t {
   kChannelUnavailable,   // 409 CHANNEL_UNAVAILABLE
   kPayloadTooLarge,      // 413 PAYLOAD_TOO_LARGE
   kUnsupportedMediaType, // 415 UNSUPPORTED_MEDIA_TYPE (write without JSON)
+  kCursorExpired,        // 410 CURSOR_EXPIRED (the change feed pruned events after it)
+  kIdempotencyKeyReused, // 422 IDEMPOTENCY_KEY_REUSED (the key names another request)
   kRateLimited,          // 429 RATE_LIMITED
   kInternal,             // 500 INTERNAL (storage failure; details logged, not sent)
 };
@@ -35,10 +37,19 @@ std::string_view ErrorCodeName(ErrorCode code);
 struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
+  // How long the caller should wait before trying again (HTTP Retry-After):
+  // set by every kRateLimited refusal, and by a conflict that ends by itself
+  // (a request with the same idempotency key still running). 0: not said.
+  std::int64_t retryAfterMillis = 0;
 };
 
 inline Error MakeError(ErrorCode code, std::string message) {
   return Error{code, std::move(message)};
+}
+
+// A refusal the caller may retry after `retryAfterMillis`.
+inline Error RetryLaterError(ErrorCode code, std::string message, std::int64_t retryAfterMillis) {
+  return Error{code, std::move(message), retryAfterMillis};
 }
 
 // A value of T, or an Error. [[nodiscard]] so an ignored failure is a warning.

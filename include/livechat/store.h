@@ -30,6 +30,7 @@
 
 #include "livechat/store/accounts.h"
 #include "livechat/store/conversations.h"
+#include "livechat/store/idempotency.h"
 #include "livechat/store/outbox.h"
 #include "livechat/store/records.h"
 
@@ -70,7 +71,8 @@ class StoreWriter : public StoreReader,
                     public VisitorSessionWrites,
                     public FileRecordWrites,
                     public SummaryJobWrites,
-                    public ComplianceWrites {
+                    public ComplianceWrites,
+                    public IdempotencyWrites {
  public:
   // The writes of what a conversation's customer sees (its row, its
   // messages, its typing) are not virtual: each records the conversation in

@@ -39,6 +39,25 @@ std::string WebhookSignature(std::string_view secret, std::string_view timestamp
 bool VerifyWebhookSignature(std::string_view secret, std::string_view timestamp, std::string_view rawBody,
                             std::string_view signature, std::int64_t nowSeconds, std::int64_t toleranceSeconds = 300);
 
+// Standard Webhooks (standardwebhooks.com): "v1,<base64>", the HMAC-SHA256
+// of "<msgId>.<timestamp>.<body>" keyed with the bytes the secret's base64
+// after "whsec_" decodes to (its raw text when it does not decode).
+std::string StandardWebhookSignature(std::string_view secret, std::string_view msgId, std::string_view timestamp,
+                                     std::string_view rawBody);
+
+// The signature headers of one delivery of event `eventId` to `sub`, sent at
+// `nowMillis` with `timestamp` (Unix seconds):
+//  - "livechat": X-Webhook-Timestamp and X-Webhook-Signature; while a
+//    rotated-out secret is in its grace period, X-Webhook-Signature-Previous
+//    by that secret too;
+//  - "standard": webhook-id (the event id, stable across retries),
+//    webhook-timestamp and webhook-signature, listing "v1,<sig>" by the
+//    current secret and, in a grace period, by the previous one, space-separated.
+std::vector<std::pair<std::string, std::string>> WebhookSignatureHeaders(const WebhookSubscription& sub,
+                                                                         std::string_view eventId,
+                                                                         std::string_view timestamp,
+                                                                         std::string_view rawBody, Millis nowMillis);
+
 // ---- Delivery transport seam ----
 struct WebhookRequest {
   HttpsTarget target;  // host for SNI/Host, the checked address to connect to

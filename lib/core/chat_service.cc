@@ -165,9 +165,10 @@ Result<LoginResult> ChatService::Login(const std::string& email, const std::stri
                                                                             : loginThrottledAddress_;
     if (counter) counter->Inc();
     if (retryAfterMillis) *retryAfterMillis = attempt.retryAfterMillis;
-    return MakeError(ErrorCode::kRateLimited,
-                     fmt::format("too many failed sign-ins: try again in {} s",
-                                 std::max<Millis>(1, (attempt.retryAfterMillis + 999) / 1000)));
+    return RetryLaterError(ErrorCode::kRateLimited,
+                           fmt::format("too many failed sign-ins: try again in {} s",
+                                       std::max<Millis>(1, (attempt.retryAfterMillis + 999) / 1000)),
+                           attempt.retryAfterMillis);
   }
   auto matches = MembersWithPassword(store(), email, password, shopId);
   loginThrottle_->Finish(attempt, !matches.ok()       ? LoginThrottle::Outcome::kNotChecked
@@ -204,18 +205,23 @@ Status ChatService::Logout(const std::string& token) {
 }
 
 RateDecision ChatService::CheckRateLimit(const std::string& keyId, const std::string& sourceIp) {
-  auto toDecision = [](const RateWindows::Outcome& o) {
-    return RateDecision{o.allowed, o.limit, o.remaining, o.resetInMillis};
+  // The windows are per minute (spec: rate limits).
+  auto policy = [](const char* name, const RateWindows::Outcome& o) {
+    return RatePolicy{name, o.limit, 60, o.remaining < 0 ? 0 : o.remaining, o.resetInMillis};
+  };
+  auto decide = [&](const RateWindows::Outcome& o, std::vector<RatePolicy> policies) {
+    return RateDecision{o.allowed, o.limit, o.remaining, o.resetInMillis, std::move(policies)};
   };
   // The IP window is counted first so that unauthenticated floods (key
   // guessing) are limited before any key lookup matters.
   auto ip = limiter_->Hit("ip:" + sourceIp, limits().rateLimitPerIp);
   if (!ip.allowed && refusedByIp_) refusedByIp_->Inc();
-  if (!ip.allowed || keyId.empty()) return toDecision(ip);
+  if (!ip.allowed || keyId.empty()) return decide(ip, {policy("ip", ip)});
   auto key = limiter_->Hit("key:" + keyId, limits().rateLimitPerKey);
   if (!key.allowed && refusedByKey_) refusedByKey_->Inc();
-  if (!key.allowed) return toDecision(key);
-  return toDecision(key.remaining <= ip.remaining ? key : ip);
+  std::vector<RatePolicy> both{policy("key", key), policy("ip", ip)};
+  if (!key.allowed) return decide(key, std::move(both));
+  return decide(key.remaining <= ip.remaining ? key : ip, std::move(both));
 }
 
 // ---------------------------------------------------------------- conversations

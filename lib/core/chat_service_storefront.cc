@@ -197,9 +197,10 @@ Result<VisitorStart> WithinSessionWindow(RateWindows& limiter, const std::string
   const std::string key = "visitor-start:" + sourceIp;
   auto window = limiter.Take(key, limit);
   if (!window.allowed)
-    return MakeError(ErrorCode::kRateLimited,
-                     fmt::format("too many new chat sessions from this address; try again in {} s",
-                                 (window.resetInMillis + 999) / 1000));
+    return RetryLaterError(ErrorCode::kRateLimited,
+                           fmt::format("too many new chat sessions from this address; try again in {} s",
+                                       (window.resetInMillis + 999) / 1000),
+                           window.resetInMillis);
   auto out = start();
   if (!out.ok()) limiter.Return(key, window.at);
   return out;

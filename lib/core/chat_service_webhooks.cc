@@ -38,11 +38,45 @@ Status CheckMetadata(const std::optional<std::string>& metadataJson, std::size_t
 
 Error SubscriptionNotFound() { return MakeError(ErrorCode::kNotFound, "subscription not found"); }
 
+Status CheckSignatureFormat(const std::optional<std::string>& format) {
+  if (format && *format != kSignatureLivechat && *format != kSignatureStandard)
+    return Invalid(fmt::format("signatureFormat must be \"{}\" or \"{}\", got \"{}\"", kSignatureLivechat,
+                               kSignatureStandard, *format));
+  return Status::Ok();
+}
+
+// A new secret in the subscription's format: Standard Webhooks secrets are
+// "whsec_" and the base64 of 32 random bytes (the key its libraries decode);
+// the spec's format keeps its 48 hex characters.
+std::string NewSecret(Random& random, const std::string& format) {
+  if (format == kSignatureStandard) {
+    std::string bytes(32, '\0');
+    random.Fill(reinterpret_cast<std::uint8_t*>(bytes.data()), bytes.size());
+    return "whsec_" + Base64(bytes);
+  }
+  return "whsec_" + random.Hex(24);
+}
+
+// What a caller sees: a grace period that has ended is no longer shown.
+WebhookSubscription Shown(WebhookSubscription s, Millis now) {
+  if (s.previousSecretExpiresAt && *s.previousSecretExpiresAt <= now) {
+    s.previousSecret.reset();
+    s.previousSecretExpiresAt.reset();
+  }
+  return s;
+}
+
+constexpr std::int64_t kMaxGraceSeconds = 7 * 24 * 3600;
+
 }  // namespace
 
 Result<std::vector<WebhookSubscription>> ChatService::ListWebhooks(const Principal& p) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return ReadValue<std::vector<WebhookSubscription>>(store(), [&](StoreReader& r) { return r.ListSubscriptions(p.shopId); });
+  LC_ASSIGN_OR_RETURN(auto subs, ReadValue<std::vector<WebhookSubscription>>(
+                                     store(), [&](StoreReader& r) { return r.ListSubscriptions(p.shopId); }));
+  const Millis now = clock_->NowMillis();
+  for (auto& s : subs) s = Shown(std::move(s), now);
+  return subs;
 }
 
 Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const CreateWebhookInput& in, bool* created) {
@@ -50,6 +84,7 @@ Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const
   if (!in.url) return Invalid("url is required");
   LC_ASSIGN_OR_RETURN(auto events, CheckEvents(in.events));
   LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  LC_RETURN_IF_ERROR(CheckSignatureFormat(in.signatureFormat));
   LC_ASSIGN_OR_RETURN(auto target, CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
   (void)target;
   const Millis now = clock_->NowMillis();
@@ -66,10 +101,11 @@ Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const
       existing->events = events;
       existing->isActive = true;
       if (in.metadataJson) existing->metadataJson = *in.metadataJson;
+      if (in.signatureFormat) existing->signatureFormat = *in.signatureFormat;
       existing->updatedAt = now;
       LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*existing));
       if (!ok) return SubscriptionNotFound();
-      return std::move(*existing);
+      return Shown(std::move(*existing), now);
     }
     LC_ASSIGN_OR_RETURN(auto all, w.ListSubscriptions(p.shopId));
     if (static_cast<int>(all.size()) >= limits().webhookSubscriptionsMax)
@@ -82,7 +118,8 @@ Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const
     s.url = *in.url;
     s.events = events;
     s.isActive = true;
-    s.secret = "whsec_" + random_->Hex(24);
+    s.signatureFormat = in.signatureFormat.value_or(kSignatureLivechat);
+    s.secret = NewSecret(*random_, s.signatureFormat);
     s.secretHash = Sha256Hex(s.secret);
     s.metadataJson = in.metadataJson.value_or("{}");
     s.legacy = in.legacy;
@@ -104,6 +141,7 @@ Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const
     LC_ASSIGN_OR_RETURN(events, CheckEvents(in.events));
   }
   LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  LC_RETURN_IF_ERROR(CheckSignatureFormat(in.signatureFormat));
   if (in.url) {
     LC_RETURN_IF_ERROR(CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
   }
@@ -125,6 +163,9 @@ Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const
     if (in.isActive) s->isActive = *in.isActive;
     if (events) s->events = *events;
     if (in.metadataJson) s->metadataJson = *in.metadataJson;
+    // A secret of either shape signs in either format (a hex secret is
+    // valid base64 too), so switching keeps the secret receivers hold.
+    if (in.signatureFormat) s->signatureFormat = *in.signatureFormat;
     s->updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*s));
     if (!ok) return SubscriptionNotFound();
@@ -136,7 +177,35 @@ Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const
       LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(p.shopId, s->id));
       (void)cancelled;
     }
-    return std::move(*s);
+    return Shown(std::move(*s), now);
+  });
+}
+
+Result<WebhookSubscription> ChatService::RotateWebhookSecret(const Principal& p, const std::string& id,
+                                                             std::optional<std::int64_t> graceSeconds) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  const std::int64_t grace = graceSeconds.value_or(24 * 3600);
+  if (grace < 0 || grace > kMaxGraceSeconds)
+    return Invalid(fmt::format("gracePeriodSeconds must be 0 to {} (7 days), got {}", kMaxGraceSeconds, grace));
+  const Millis now = clock_->NowMillis();
+  return WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+    LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
+    if (!s) return SubscriptionNotFound();
+    // The secret being replaced keeps signing for the grace period; one
+    // replaced earlier, still in its own grace, stops now.
+    if (grace > 0) {
+      s->previousSecret = s->secret;
+      s->previousSecretExpiresAt = now + grace * 1000;
+    } else {
+      s->previousSecret.reset();
+      s->previousSecretExpiresAt.reset();
+    }
+    s->secret = NewSecret(*random_, s->signatureFormat);
+    s->secretHash = Sha256Hex(s->secret);
+    s->updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*s));
+    if (!ok) return SubscriptionNotFound();
+    return Shown(std::move(*s), now);
   });
 }
 

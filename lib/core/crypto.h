@@ -15,6 +15,8 @@ std::string HmacSha256Hex(std::string_view key, std::string_view message);
 // HMAC-SHA256 of `data` under `key`, standard base64 with padding (the
 // platform requests' signature header).
 std::string HmacSha256Base64(std::string_view key, std::string_view data);
+// Standard base64 with padding.
+std::string Base64(std::string_view bytes);
 // Constant-time equality; lengths are not secret.
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 // Argon2id string (crypto_pwhash_str, interactive limits). Empty on failure.

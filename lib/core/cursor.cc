@@ -107,4 +107,12 @@ std::optional<std::int64_t> DecodeMessageCursor(std::string_view cursor) {
   return ParseInt(std::string_view(*raw).substr(3));
 }
 
+std::string EncodeEventCursor(std::int64_t seq) { return Base64UrlEncode("e1:" + std::to_string(seq)); }
+
+std::optional<std::int64_t> DecodeEventCursor(std::string_view cursor) {
+  auto raw = Base64UrlDecode(cursor);
+  if (!raw || raw->rfind("e1:", 0) != 0) return std::nullopt;
+  return ParseInt(std::string_view(*raw).substr(3));
+}
+
 }  // namespace livechat::internal

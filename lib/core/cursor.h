@@ -21,5 +21,8 @@ std::string EncodeCustomerCursor(const CustomerKey& key);
 std::optional<CustomerKey> DecodeCustomerCursor(std::string_view cursor);
 std::string EncodeMessageCursor(std::int64_t seq);
 std::optional<std::int64_t> DecodeMessageCursor(std::string_view cursor);
+// The change feed's position: an event's seq.
+std::string EncodeEventCursor(std::int64_t seq);
+std::optional<std::int64_t> DecodeEventCursor(std::string_view cursor);
 
 }  // namespace livechat::internal

@@ -239,6 +239,17 @@ std::string EventEnvelopeJson(const Event& e) {
       .Done();
 }
 
+std::string FeedEventJson(const Event& e, const std::string& cursor) {
+  return JsonObject()
+      .Str("id", e.id)
+      .Str("type", e.type)
+      .Str("conversationId", e.conversationId)
+      .Time("createdAt", e.occurredAt)
+      .Raw("data", e.dataJson, "{}")
+      .Str("cursor", cursor)
+      .Done();
+}
+
 std::string ToJson(const WebhookSubscription& s) {
   JsonObject w;
   w.Str("id", s.id)
@@ -257,6 +268,8 @@ std::string ToJson(const WebhookSubscription& s) {
              s.lastDeliveryStatusCode ? std::optional<std::int64_t>(*s.lastDeliveryStatusCode) : std::nullopt)
         .Str("lastDeliveryError", s.lastDeliveryError);
   }
+  w.Str("signatureFormat", s.signatureFormat);
+  if (s.previousSecretExpiresAt) w.Time("previousSecretExpiresAt", s.previousSecretExpiresAt);
   return w.Done();
 }
 

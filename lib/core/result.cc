@@ -14,6 +14,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kChannelUnavailable: return "CHANNEL_UNAVAILABLE";
     case ErrorCode::kPayloadTooLarge: return "PAYLOAD_TOO_LARGE";
     case ErrorCode::kUnsupportedMediaType: return "UNSUPPORTED_MEDIA_TYPE";
+    case ErrorCode::kCursorExpired: return "CURSOR_EXPIRED";
+    case ErrorCode::kIdempotencyKeyReused: return "IDEMPOTENCY_KEY_REUSED";
     case ErrorCode::kRateLimited: return "RATE_LIMITED";
     case ErrorCode::kInternal: return "INTERNAL";
   }

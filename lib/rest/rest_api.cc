@@ -61,13 +61,29 @@ std::string RetryAfterSeconds(Millis wait) {
 void SetRateHeaders(HttpResponse& resp, const RateDecision& d) {
   resp.SetHeader("X-RateLimit-Limit", std::to_string(d.limit));
   resp.SetHeader("X-RateLimit-Remaining", std::to_string(d.remaining < 0 ? 0 : d.remaining));
+  // The IETF draft's fields: a list of the windows counted, each a quoted
+  // policy name with its parameters (q quota, w window, r remaining, t
+  // seconds until the window ends).
+  std::string policy, state;
+  for (const RatePolicy& p : d.policies) {
+    const std::string sep = policy.empty() ? "" : ", ";
+    policy += sep + "\"" + p.name + "\";q=" + std::to_string(p.quota) + ";w=" + std::to_string(p.windowSeconds);
+    state += sep + "\"" + p.name + "\";r=" + std::to_string(p.remaining) + ";t=" +
+             std::to_string((std::max<Millis>(p.resetInMillis, 0) + 999) / 1000);
+  }
+  if (!policy.empty()) {
+    resp.SetHeader("RateLimit-Policy", policy);
+    resp.SetHeader("RateLimit", state);
+  }
   if (!d.allowed) resp.SetHeader("Retry-After", RetryAfterSeconds(d.resetInMillis));
 }
 
 HttpResponse RateLimited(const RateDecision& d) {
-  return rest::ErrorResponse(MakeError(ErrorCode::kRateLimited, "rate limit of " + std::to_string(d.limit) +
-                                                                    " requests per minute exceeded; retry in " +
-                                                                    RetryAfterSeconds(d.resetInMillis) + " s"));
+  return rest::ErrorResponse(RetryLaterError(ErrorCode::kRateLimited,
+                                             "rate limit of " + std::to_string(d.limit) +
+                                                 " requests per minute exceeded; retry in " +
+                                                 RetryAfterSeconds(d.resetInMillis) + " s",
+                                             d.resetInMillis));
 }
 
 // A failed authentication still costs its source IP a request, so guessing
@@ -93,6 +109,12 @@ struct RestApi::Impl {
   // when both allow it (else 429), and the answer carries their headers.
   template <typename Answer>
   HttpResponse Metered(const std::string& keyId, const std::string& ip, Answer&& answer);
+  // A write with an Idempotency-Key runs once per key: `run` answers the
+  // first request, a repeat gets that answer again (Idempotent-Replayed:
+  // true), the same key on another request 422, a repeat while the first
+  // runs 409 with Retry-After. Without the header, or for a read, `run`.
+  template <typename Run>
+  HttpResponse Idempotent(const Principal& p, const HttpRequest& req, Run&& run);
 
   HttpResponse HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
   HttpResponse HandleAdmin(const HttpRequest& req, const std::optional<ParsedTarget>& target, const std::string& ip);
@@ -270,13 +292,38 @@ HttpResponse RestApi::Impl::Metered(const std::string& keyId, const std::string&
   return resp;
 }
 
+template <typename Run>
+HttpResponse RestApi::Impl::Idempotent(const Principal& p, const HttpRequest& req, Run&& run) {
+  if (req.method == "GET" || req.method == "HEAD" || req.method == "OPTIONS") return run();
+  const std::optional<std::string> header = req.Header("idempotency-key");
+  if (!header) return run();
+  Result<std::string> key = ParseIdempotencyKey(*header);
+  if (!key.ok()) return rest::ErrorResponse(key.error());
+  auto start = service.BeginIdempotentRequest(p, *key, IdempotencyFingerprint(req.method, req.target, req.body));
+  if (!start.ok()) return rest::ErrorResponse(start.error());
+  if (start->kind == IdempotentStart::Kind::kReplay) {
+    HttpResponse replay = rest::JsonResponse(start->status, std::move(start->body));
+    if (!start->contentType.empty()) replay.SetHeader("Content-Type", start->contentType);
+    replay.SetHeader("Idempotent-Replayed", "true");
+    return replay;
+  }
+  HttpResponse resp = run();
+  Status kept = service.FinishIdempotentRequest(p, *key, resp.status, resp.Header("Content-Type").value_or(""),
+                                                resp.body);
+  // The request ran: its answer goes out whatever happened to the record
+  // (its lease lets a retry run again after a minute).
+  if (!kept.ok()) std::fprintf(stderr, "livechat rest: idempotency record not kept: %s\n", kept.error().message.c_str());
+  return resp;
+}
+
 HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
                                        const std::string& ip) {
   Result<Principal> principal = KeyPrincipal(req);
   return Metered(KeyIdOf(principal), ip, [&] {
     if (!target) return BadTarget();
     if (!principal.ok()) return rest::ErrorResponse(principal.error());
-    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes);
+    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes,
+                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); });
   });
 }
 
@@ -311,7 +358,8 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
   if (m.pathRow == nullptr) {
     if (segs.size() < 2 || segs[1] != "chat")
       return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
-    return rest::DispatchChat(service, *session, req, *target, 1, options.maxBodyBytes);
+    return rest::DispatchChat(service, *session, req, *target, 1, options.maxBodyBytes,
+                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*session, req, run); });
   }
   HttpResponse resp = m.row ? m.row->serve(*this, req, *target, ip, session ? &*session : nullptr)
                             : rest::MethodNotAllowed(req.method, m.allow);
@@ -381,12 +429,9 @@ HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip)
   if (!*email || !*password)
     return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "email and password are required"));
 
-  Millis wait = 0;
-  auto result = service.Login(**email, **password, *shopId, ip, &wait);
+  auto result = service.Login(**email, **password, *shopId, ip);
   if (!result.ok()) {
-    HttpResponse refused = rest::ErrorResponse(result.error());
-    if (result.error().code == ErrorCode::kRateLimited) refused.SetHeader("Retry-After", RetryAfterSeconds(wait));
-    return refused;
+    return rest::ErrorResponse(result.error());
   }
   HttpResponse resp = rest::JsonResponse(200, rest::DataEnvelope(ToJson(result->member)));
   resp.SetHeader("Set-Cookie",

@@ -16,10 +16,18 @@ int RestStatusFor(ErrorCode code) {
     case ErrorCode::kChannelUnavailable: return 409;
     case ErrorCode::kPayloadTooLarge: return 413;
     case ErrorCode::kUnsupportedMediaType: return 415;
+    case ErrorCode::kCursorExpired: return 410;
+    case ErrorCode::kIdempotencyKeyReused: return 422;
     case ErrorCode::kRateLimited: return 429;
     case ErrorCode::kInternal: return 500;
   }
   return 500;
+}
+
+std::string RetryAfterFor(const Error& e) {
+  if (e.code != ErrorCode::kRateLimited && e.retryAfterMillis <= 0) return "";
+  const std::int64_t secs = (e.retryAfterMillis + 999) / 1000;
+  return std::to_string(secs < 1 ? 1 : secs);
 }
 
 std::string RestErrorBody(const Error& e) {

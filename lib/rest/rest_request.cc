@@ -75,6 +75,13 @@ Result<std::optional<bool>> JsonBody::OptBool(const char* field) const {
   return std::optional<bool>(it->value.GetBool());
 }
 
+Result<std::optional<std::int64_t>> JsonBody::OptInt(const char* field) const {
+  auto it = doc_->value.FindMember(field);
+  if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<std::int64_t>();
+  if (!it->value.IsInt64()) return Invalid(std::string(field) + " must be a whole number");
+  return std::optional<std::int64_t>(it->value.GetInt64());
+}
+
 Result<std::optional<std::vector<std::string>>> JsonBody::OptStringArray(const char* field) const {
   auto it = doc_->value.FindMember(field);
   if (it == doc_->value.MemberEnd() || it->value.IsNull()) return std::optional<std::vector<std::string>>();

@@ -39,6 +39,8 @@ class JsonBody {
   bool IsNull(const char* field) const;
   Result<std::optional<std::string>> OptString(const char* field) const;
   Result<std::optional<bool>> OptBool(const char* field) const;
+  // Absent or null: empty optional; present: a whole number (no fraction).
+  Result<std::optional<std::int64_t>> OptInt(const char* field) const;
   // Required: an array whose every element is a string.
   Result<std::vector<std::string>> StringArray(const char* field) const;
   // Absent or null: empty optional; present: an array of strings.

@@ -19,7 +19,9 @@ HttpResponse JsonResponse(int status, std::string body) {
 
 HttpResponse ErrorResponse(const Error& e) {
   if (e.code == ErrorCode::kInternal) std::fprintf(stderr, "livechat rest: internal error: %s\n", e.message.c_str());
-  return JsonResponse(RestStatusFor(e.code), RestErrorBody(e));
+  HttpResponse resp = JsonResponse(RestStatusFor(e.code), RestErrorBody(e));
+  if (std::string wait = RetryAfterFor(e); !wait.empty()) resp.SetHeader("Retry-After", wait);
+  return resp;
 }
 
 HttpResponse MethodNotAllowed(std::string_view method, const std::string& allow) {

@@ -242,6 +242,37 @@ Result<HttpResponse> GetMember(RouteContext& c) {
 
 std::string SubscriptionJson(const WebhookSubscription& s) { return ToJson(s); }
 
+// ---- The change feed ----
+
+Result<HttpResponse> ListEventFeed(RouteContext& c) {
+  EventFeedRequest r;
+  LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  r.limit = page.limit;
+  if (auto after = c.target.Query("after"); after && !after->empty()) r.after = *after;
+  if (auto types = c.target.Query("types"); types && !types->empty()) {
+    std::vector<std::string> list;
+    std::string_view rest = *types;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      std::string_view one = rest.substr(0, comma);
+      if (one.empty()) return MakeError(ErrorCode::kInvalidParams, "types must be event names separated by commas");
+      list.emplace_back(one);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+      if (rest.empty()) return MakeError(ErrorCode::kInvalidParams, "types must be event names separated by commas");
+    }
+    r.types = std::move(list);
+  }
+  LC_ASSIGN_OR_RETURN(EventFeedPage feed, c.service.ListEventFeed(c.principal, r));
+  std::string items = "[";
+  for (std::size_t i = 0; i < feed.items.size(); ++i) {
+    if (i) items += ',';
+    items += FeedEventJson(feed.items[i], feed.cursors[i]);
+  }
+  items += ']';
+  return Ok(PagedEnvelope(items, feed.nextCursor, feed.hasMore));
+}
+
 Result<HttpResponse> ListWebhooks(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(auto subs, c.service.ListWebhooks(c.principal));
   return Ok(DataEnvelope(JsonArray(subs, SubscriptionJson)));
@@ -255,6 +286,7 @@ Result<CreateWebhookInput> CreateWebhookFromBody(const JsonBody& body) {
   LC_ASSIGN_OR_RETURN(in.url, body.OptString("url"));
   LC_ASSIGN_OR_RETURN(in.events, body.OptStringArray("events"));
   LC_ASSIGN_OR_RETURN(in.metadataJson, body.OptObjectJson("metadata"));
+  LC_ASSIGN_OR_RETURN(in.signatureFormat, body.OptString("signatureFormat"));
   return in;  // a "secret" in the body is ignored (spec)
 }
 
@@ -264,6 +296,7 @@ Result<UpdateWebhookInput> UpdateWebhookFromBody(const JsonBody& body) {
   LC_ASSIGN_OR_RETURN(in.events, body.OptStringArray("events"));
   LC_ASSIGN_OR_RETURN(in.url, body.OptString("url"));
   LC_ASSIGN_OR_RETURN(in.metadataJson, body.OptObjectJson("metadata"));
+  LC_ASSIGN_OR_RETURN(in.signatureFormat, body.OptString("signatureFormat"));
   return in;
 }
 
@@ -286,6 +319,15 @@ Result<HttpResponse> GetWebhook(RouteContext& c) {
 Result<HttpResponse> UpdateWebhook(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(UpdateWebhookInput in, UpdateWebhookFromBody(*c.body));
   LC_ASSIGN_OR_RETURN(auto sub, c.service.UpdateWebhook(c.principal, c.params[0], in));
+  return Ok(DataEnvelope(ToJson(sub)));
+}
+
+Result<HttpResponse> RotateWebhookSecret(RouteContext& c) {
+  std::optional<std::int64_t> grace;
+  if (c.body) {
+    LC_ASSIGN_OR_RETURN(grace, c.body->OptInt("gracePeriodSeconds"));
+  }
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.RotateWebhookSecret(c.principal, c.params[0], grace));
   return Ok(DataEnvelope(ToJson(sub)));
 }
 
@@ -345,11 +387,13 @@ const std::vector<Route>& Routes() {
       {{"chat", "customers", "{customerUuid}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
       {{"chat", "members"}, "GET", B::kNone, ListMembers},
       {{"chat", "members", "{memberId}"}, "GET", B::kNone, GetMember},
+      {{"chat", "events"}, "GET", B::kNone, ListEventFeed},
       {{"chat", "webhooks"}, "GET", B::kNone, ListWebhooks},
       {{"chat", "webhooks"}, "POST", B::kRequired, CreateWebhook},
       {{"chat", "webhooks", "{webhookId}"}, "GET", B::kNone, GetWebhook},
       {{"chat", "webhooks", "{webhookId}"}, "PUT", B::kRequired, UpdateWebhook},
       {{"chat", "webhooks", "{webhookId}"}, "DELETE", B::kNone, DeleteWebhook},
+      {{"chat", "webhooks", "{webhookId}", "rotate-secret"}, "POST", B::kOptional, RotateWebhookSecret},
       {{"chat", "webhooks", "{webhookId}", "attempts"}, "GET", B::kNone, ListWebhookAttempts},
       {{"chat", "webhooks", "{webhookId}", "deliveries"}, "GET", B::kNone, ListWebhookDeliveries},
       {{"chat", "webhooks", "{webhookId}", "deliveries", "{deliveryId}", "redeliver"}, "POST", B::kOptional, RedeliverWebhook},
@@ -400,7 +444,8 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
 }
 
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
-                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes) {
+                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
+                          const RouteRunner& around) {
   std::vector<std::string> params;
   const bool admin = principal.kind == Principal::Kind::kAdminSession;
   auto m = MatchRoute(Routes(), req.method, [&](const Route& route) {
@@ -413,16 +458,15 @@ HttpResponse DispatchChat(ChatService& service, const Principal& principal, cons
     return resp;
   }
   const Route& route = *m.row;
-  auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
-  HttpResponse out;
-  if (!body.ok()) {
-    out = ErrorResponse(body.error());
-  } else {
+  auto run = [&]() -> HttpResponse {
+    auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
+    if (!body.ok()) return ErrorResponse(body.error());
     // A required body is always present here; handlers of kOptional routes ignore it.
     RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
     Result<HttpResponse> resp = route.handler(ctx);
-    out = resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
-  }
+    return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
+  };
+  HttpResponse out = around ? around(run) : run();
   out.route = TemplateOf(route);
   return out;
 }

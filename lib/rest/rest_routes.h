@@ -2,6 +2,8 @@
 // /api/chat/...): path pattern + method -> handler.
 #pragma once
 
+#include <functional>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,8 +17,12 @@ namespace livechat::rest {
 // Routes `target.segments[first..]` (which begin with "chat") for an
 // authenticated principal. Unknown path: 404 NOT_FOUND; known path with
 // another method: 405 METHOD_NOT_ALLOWED with an Allow header.
+// Wraps the run of a matched route (rest_api.cc's Idempotency-Key handling):
+// a path or method with no route answers 404 or 405 without it.
+using RouteRunner = std::function<HttpResponse(const std::function<HttpResponse()>& run)>;
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
-                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes);
+                          const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
+                          const RouteRunner& around = {});
 
 // The route template ("/chat/conversations/{conversationId}") that
 // `segments[first..]` match under any method, or empty optional.

@@ -87,11 +87,12 @@ Status CommandValidator::Apply(std::string_view sessionId, std::string_view comm
     if (w.count >= limit) {
       // A refused call is not counted: it cannot extend or fill the window.
       const std::int64_t retrySeconds = (w.start + window - now + 999) / 1000;
-      return MakeError(ErrorCode::kRateLimited,
-                       fmt::format("{}: rate limit of {} {} per {} reached; try again in {} s", command, limit,
-                                   isMessage ? "messages" : "typing calls",
-                                   window == 60'000 ? std::string("minute") : fmt::format("{} ms", window),
-                                   retrySeconds));
+      return RetryLaterError(ErrorCode::kRateLimited,
+                             fmt::format("{}: rate limit of {} {} per {} reached; try again in {} s", command, limit,
+                                         isMessage ? "messages" : "typing calls",
+                                         window == 60'000 ? std::string("minute") : fmt::format("{} ms", window),
+                                         retrySeconds),
+                             w.start + window - now);
     }
     ++w.count;
   }

@@ -108,7 +108,9 @@ struct StorefrontApi::Impl {
   }
   HttpResponse Fail(const Error& e, const std::string& origin) {
     if (e.code == ErrorCode::kInternal) std::fprintf(stderr, "livechat storefront: internal error: %s\n", e.message.c_str());
-    return Json(RestStatusFor(e.code), RestErrorBody(e), origin);
+    HttpResponse r = Json(RestStatusFor(e.code), RestErrorBody(e), origin);
+    if (std::string wait = RetryAfterFor(e); !wait.empty()) r.SetHeader("Retry-After", wait);
+    return r;
   }
 
   bool OriginAllowed(const std::string& origin) const {

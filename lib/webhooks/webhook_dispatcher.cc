@@ -161,11 +161,10 @@ int WebhookDispatcher::RunOnce(int max) {
           {"Content-Type", "application/json"},
           {"User-Agent", "livechat-webhooks/1"},
           {"X-Webhook-Event", L.event->type},
-          {"X-Webhook-Timestamp", ts},
-          {"X-Webhook-Signature", WebhookSignature(sub.secret, ts, req.body)},
           {"X-Webhook-Event-Id", L.event->id},
           {"X-Webhook-Delivery-Id", d->id},
       };
+      for (auto& h : WebhookSignatureHeaders(sub, L.event->id, ts, req.body, now)) req.headers.push_back(std::move(h));
       resp = I.o.transport->Send(req);
     }
     const Millis duration = I.clock->MonotonicMillis() - t0;

@@ -20,6 +20,8 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 #include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "e2e/child_process.h"
 #include "e2e/e2e_helpers.h"
@@ -511,4 +513,123 @@ TEST_CASE("webhooks: private targets refused without the flag; an untrusted cert
   auto noCa = e2e::Run({d, "--db", w->db, "--webhook-ca-file", w->dir.File("missing.pem")});
   CHECK(noCa.exitCode == 1);
   CHECK(noCa.err.find("cannot read") != std::string::npos);
+}
+
+#ifdef LIVECHAT_NODE
+namespace {
+
+// One delivery as the reference library's check receives it.
+struct StandardCase {
+  std::string secret;
+  const ReceivedRequest* delivery;
+  std::string body;  // what the receiver got, or a tampered copy
+};
+
+// Runs tests/node/webhooks/verify.mjs (npm standardwebhooks, unmodified)
+// over the cases; its lines, one per case.
+std::vector<std::string> VerifyWithReferenceLibrary(const TempDir& dir, const std::vector<StandardCase>& cases) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> out(buf);
+  out.StartObject();
+  out.Key("cases");
+  out.StartArray();
+  for (const auto& c : cases) {
+    out.StartObject();
+    out.Key("secret");
+    out.String(c.secret.c_str());
+    out.Key("body");
+    out.String(c.body.data(), static_cast<rapidjson::SizeType>(c.body.size()));
+    out.Key("headers");
+    out.StartObject();
+    for (const char* name : {"webhook-id", "webhook-timestamp", "webhook-signature"}) {
+      out.Key(name);
+      out.String(c.delivery->Header(name).c_str());
+    }
+    out.EndObject();
+    out.EndObject();
+  }
+  out.EndArray();
+  out.EndObject();
+  const std::string file = dir.File("standard-cases.json");
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(buf.GetString(), f);
+    std::fclose(f);
+  }
+  const std::string script = std::string(LIVECHAT_SOURCE_DIR) + "/tests/node/webhooks/verify.mjs";
+  e2e::RunResult r = e2e::Run({LIVECHAT_NODE, script, file});
+  INFO("node stderr: " << r.err);
+  REQUIRE(r.exitCode == 0);
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < r.out.size()) {
+    std::size_t nl = r.out.find('\n', start);
+    if (nl == std::string::npos) nl = r.out.size();
+    lines.push_back(r.out.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+#endif
+
+TEST_CASE("webhooks: Standard Webhooks deliveries verify with the reference library, across two rotations") {
+#ifndef LIVECHAT_NODE
+  FAIL("node is needed: scripts/deps.sh installs it (Debian: apt-get install nodejs npm)");
+#else
+  auto w = MakeWorld();
+  Daemon daemon = StartDaemon(w->dir, w->db, DaemonFlags(*w, kFastRetries));
+  httplib::Client cli = e2e::MakeClient(daemon.port);
+  auto created = cli.Post("/chat/webhooks", {{"X-Api-Key", w->apiKey}},
+                          "{\"url\":\"" + w->hookUrl + "\",\"events\":[\"message.created\"],"
+                          "\"signatureFormat\":\"standard\"}",
+                          "application/json");
+  REQUIRE(created);
+  REQUIRE(created->status == 201);
+  const std::string subId = Str(ParseJson(created->body)["data"], "id");
+  const std::string first = Str(ParseJson(created->body)["data"], "secret");
+
+  auto conv = Ctl(w->db, {"conversation", "start", "--store", w->storeId, "--customer-name", "Casey", "--text",
+                          "Is it in stock?"});
+  const std::string messages = "/chat/conversations/" + Str(conv, "id") + "/messages";
+  auto waitFor = [&](std::size_t n) {
+    REQUIRE(w->receiver->WaitFor([&](const auto& reqs) { return reqs.size() >= n; }, 10s));
+  };
+  waitFor(1);
+
+  // Rotate with an hour's grace: the next delivery carries both signatures.
+  auto rotate = [&](const std::string& body) {
+    auto res = cli.Post("/chat/webhooks/" + subId + "/rotate-secret", {{"X-Api-Key", w->apiKey}}, body,
+                        "application/json");
+    REQUIRE(res);
+    REQUIRE(res->status == 200);
+    return Str(ParseJson(res->body)["data"], "secret");
+  };
+  const std::string second = rotate("{\"gracePeriodSeconds\":3600}");
+  PostOk(cli, *w, messages, "{\"text\":\"Yes, two left.\",\"memberId\":\"" + w->memberId + "\"}", 201);
+  waitFor(2);
+  // Rotate again, no grace: only the newest secret signs.
+  const std::string third = rotate("{\"gracePeriodSeconds\":0}");
+  PostOk(cli, *w, messages, "{\"text\":\"Shall I hold one?\",\"memberId\":\"" + w->memberId + "\"}", 201);
+  waitFor(3);
+  const auto got = w->receiver->Requests();
+  REQUIRE(got.size() == 3);
+  for (const auto& r : got) CHECK(r.Header("X-Webhook-Signature").empty());
+
+  const std::vector<StandardCase> cases = {
+      {first, &got[0], got[0].body},                     // 0: before any rotation
+      {second, &got[0], got[0].body},                    // 1: a secret made later
+      {second, &got[1], got[1].body},                    // 2: grace period, the new secret
+      {first, &got[1], got[1].body},                     // 3: grace period, the old secret
+      {third, &got[2], got[2].body},                     // 4: after a rotation without grace
+      {second, &got[2], got[2].body},                    // 5: ... the secret it replaced
+      {first, &got[0], got[0].body + " "},               // 6: a changed body
+  };
+  const std::vector<std::string> expected = {
+      "0 verified", "1 refused: No matching signature found", "2 verified", "3 verified",
+      "4 verified", "5 refused: No matching signature found", "6 refused: No matching signature found"};
+  CHECK(VerifyWithReferenceLibrary(w->dir, cases) == expected);
+#endif
 }

@@ -217,6 +217,11 @@ TEST_CASE("Rate limit per key: 120 per fixed 60 s window; blocked calls do not e
     REQUIRE(r.status() == 200);
     CHECK(r.header("X-RateLimit-Limit") == "120");
     CHECK(r.header("X-RateLimit-Remaining") == std::to_string(120 - i));
+    // The IETF fields: both windows this request was counted in, the key's
+    // first; the clock stands still, so each ends in 60 s.
+    CHECK(r.header("RateLimit-Policy") == "\"key\";q=120;w=60, \"ip\";q=300;w=60");
+    CHECK(r.header("RateLimit") == "\"key\";r=" + std::to_string(120 - i) + ";t=60, \"ip\";r=" +
+                                       std::to_string(300 - i) + ";t=60");
   }
   auto blocked = f.Get("/chat/members");
   CHECK(blocked.status() == 429);
@@ -224,6 +229,7 @@ TEST_CASE("Rate limit per key: 120 per fixed 60 s window; blocked calls do not e
   CHECK(blocked.header("X-RateLimit-Limit") == "120");
   CHECK(blocked.header("X-RateLimit-Remaining") == "0");
   CHECK(blocked.header("Retry-After") == "60");
+  CHECK(blocked.header("RateLimit") == "\"key\";r=0;t=60, \"ip\";r=179;t=60");
 
   // Another key from the same address has its own window.
   std::string other = f.NewKey(kAllRestPerms);
@@ -233,6 +239,7 @@ TEST_CASE("Rate limit per key: 120 per fixed 60 s window; blocked calls do not e
   auto still = f.Get("/chat/members");
   CHECK(still.status() == 429);
   CHECK(still.header("Retry-After") == "30");
+  CHECK(still.header("RateLimit").rfind("\"key\";r=0;t=30, ", 0) == 0);
   f.clock.Advance(29'500);
   auto almost = f.Get("/chat/members");
   CHECK(almost.status() == 429);
@@ -255,6 +262,10 @@ TEST_CASE("Rate limit per source IP: 300 across keys; failed authentications cou
     CHECK(fourth.code() == "RATE_LIMITED");
     CHECK(fourth.header("X-RateLimit-Limit") == "300");
     CHECK(fourth.header("X-RateLimit-Remaining") == "0");
+    CHECK(fourth.header("Retry-After") == "60");
+    // Refused by the address's window before the key was counted: only it.
+    CHECK(fourth.header("RateLimit-Policy") == "\"ip\";q=300;w=60");
+    CHECK(fourth.header("RateLimit") == "\"ip\";r=0;t=60");
     HttpRequest elsewhere = f.Request("GET", "/chat/members");
     elsewhere.peerIp = "198.51.100.99";
     CHECK(f.Send(elsewhere).status() == 200);
@@ -298,6 +309,8 @@ TEST_CASE("Every /chat response carries the rate-limit headers") {
     statuses.push_back(r.status());
     CHECK(r.header("X-RateLimit-Limit") != "<absent>");
     CHECK(r.header("X-RateLimit-Remaining") != "<absent>");
+    CHECK(r.header("RateLimit-Policy") != "<absent>");
+    CHECK(r.header("RateLimit") != "<absent>");
   }
   CHECK(statuses == std::vector<int>{200, 201, 400, 400, 401, 401, 403, 404, 405, 413, 415});
 }

@@ -25,6 +25,10 @@ void Exec(const std::string& path, const char* sql) {
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
 const std::string kUndoAfterV7 =
+    "DROP INDEX webhook_deliveries_event; DROP TABLE event_feed; DROP TABLE idempotency_keys; "
+    "ALTER TABLE webhook_subscriptions DROP COLUMN previous_secret_expires_at; "
+    "ALTER TABLE webhook_subscriptions DROP COLUMN previous_secret; "
+    "ALTER TABLE webhook_subscriptions DROP COLUMN signature_format; "
     "DROP INDEX conversations_legacy; DROP TABLE summary_jobs; DROP TABLE files; "
     "DROP TABLE channel_integrations; DROP TABLE platform_requests; DROP TABLE data_requests; "
     "DROP INDEX customers_shopify; DROP INDEX conversations_customer_all; DROP INDEX visitor_sessions_customer; "

@@ -133,6 +133,7 @@ TEST_CASE("storefront: 15 messages a minute per session, the 16th is 429; typing
   CHECK(limited.status() == 429);
   CHECK(limited.code() == "RATE_LIMITED");
   CHECK(limited.message() == "message:send: rate limit of 15 messages per minute reached; try again in 60 s");
+  CHECK(limited.header("Retry-After") == "60");
   Reply session = f.Session(v);
   const std::string conv = Str(At(session.data(), "conversationId"));
   CHECK(f.MessageCount(conv) == 15);
@@ -421,6 +422,7 @@ TEST_CASE("storefront: 30 new sessions a minute per address, the 31st is 429") {
   CHECK(refused.status() == 429);
   CHECK(refused.code() == "RATE_LIMITED");
   CHECK(refused.message() == "too many new chat sessions from this address; try again in 60 s");
+  CHECK(refused.header("Retry-After") == "60");
   CHECK(start("198.51.100.31").status() == 201);  // another address has its own window
   f.clock.Advance(60'000);
   CHECK(start("198.51.100.30").status() == 201);

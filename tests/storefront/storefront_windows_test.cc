@@ -33,6 +33,10 @@ TEST_CASE("storefront windows: refused typing calls do not count; 30 accepted, t
   Reply limited = f.Command(v, "typing:set", "[false]");
   CHECK(limited.status() == 429);
   CHECK(limited.message() == "typing:set: rate limit of 30 typing calls per minute reached; try again in 60 s");
+  f.clock.Advance(59'500);
+  Reply later = f.Command(v, "typing:set", "[false]");
+  CHECK(later.status() == 429);
+  CHECK(later.header("Retry-After") == "1");  // 500 ms, rounded up
 }
 
 TEST_CASE("storefront windows: refused new sessions do not count; 30 accepted, the 31st 429") {

@@ -251,6 +251,24 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("PutSummary"));
     return inner_.PutSummary(shopId, s);
   }
+  Result<std::optional<IdempotencyRecord>> GetIdempotencyRecord(const std::string& shopId, const std::string& scope,
+                                                                const std::string& key) override {
+    LC_RETURN_IF_ERROR(Gate("GetIdempotencyRecord"));
+    return inner_.GetIdempotencyRecord(shopId, scope, key);
+  }
+  Status PutIdempotencyRecord(const IdempotencyRecord& r) override {
+    LC_RETURN_IF_ERROR(Gate("PutIdempotencyRecord"));
+    return inner_.PutIdempotencyRecord(r);
+  }
+  Result<bool> DeleteIdempotencyRecord(const std::string& shopId, const std::string& scope,
+                                       const std::string& key) override {
+    LC_RETURN_IF_ERROR(Gate("DeleteIdempotencyRecord"));
+    return inner_.DeleteIdempotencyRecord(shopId, scope, key);
+  }
+  Result<std::int64_t> PurgeIdempotencyRecords(Millis now, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("PurgeIdempotencyRecords"));
+    return inner_.PurgeIdempotencyRecords(now, limit);
+  }
   Result<std::optional<SummaryJob>> GetSummaryJob(const std::string& shopId, const std::string& conversationId) override {
     LC_RETURN_IF_ERROR(Gate("GetSummaryJob"));
     return inner_.GetSummaryJob(shopId, conversationId);
@@ -416,6 +434,19 @@ class FaultyWriter final : public StoreWriter {
   Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) override {
     LC_RETURN_IF_ERROR(Gate("ListEventsOfCustomer"));
     return inner_.ListEventsOfCustomer(shopId, customerId);
+  }
+  Result<std::vector<Event>> ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
+                                             const std::vector<std::string>& types, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("ListEventsAfter"));
+    return inner_.ListEventsAfter(shopId, afterSeq, types, limit);
+  }
+  Result<std::int64_t> GetEventsPrunedThrough() override {
+    LC_RETURN_IF_ERROR(Gate("GetEventsPrunedThrough"));
+    return inner_.GetEventsPrunedThrough();
+  }
+  Result<std::int64_t> PruneEvents(Millis before, int limit) override {
+    LC_RETURN_IF_ERROR(Gate("PruneEvents"));
+    return inner_.PruneEvents(before, limit);
   }
   Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId, const std::string& dataJson) override {
     LC_RETURN_IF_ERROR(Gate("UpdateEventData"));

@@ -11,8 +11,8 @@
 namespace livechat::testing {
 namespace {
 
-const std::set<std::string> kSubscriptionKeys = {"id",       "shopId", "url",      "events",    "isActive",
-                                                 "secret",   "metadata", "createdAt", "updatedAt"};
+const std::set<std::string> kSubscriptionKeys = {"id",       "shopId",   "url",       "events",    "isActive",
+                                                 "secret",   "metadata", "createdAt", "updatedAt", "signatureFormat"};
 const std::set<std::string> kLastDeliveryKeys = {"lastDeliveryAt", "lastDeliveryStatus", "lastDeliveryStatusCode",
                                                  "lastDeliveryError"};
 

@@ -25,6 +25,14 @@ class OutboxReads {
   // whatever their deliveries' state, oldest first.
   virtual Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId,
                                                           const std::string& customerId) = 0;
+  // The change feed: the shop's events with seq above `afterSeq` whose type
+  // is one of `types`, in seq order (the order they became visible: the
+  // stores have one writer at a time), at most `limit`.
+  virtual Result<std::vector<Event>> ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
+                                                     const std::vector<std::string>& types, int limit) = 0;
+  // The highest seq PruneEvents has removed (0: none): a feed position
+  // below it may have missed events.
+  virtual Result<std::int64_t> GetEventsPrunedThrough() = 0;
 };
 
 class OutboxWrites {
@@ -36,6 +44,10 @@ class OutboxWrites {
   // False when the shop has no such event.
   virtual Result<bool> UpdateEventData(const std::string& shopId, const std::string& eventId,
                                        const std::string& dataJson) = 0;
+  // Across shops: removes up to `limit` events that occurred before
+  // `before` and that no delivery still waits for, oldest first, and raises
+  // the pruned-through mark to the highest seq removed. How many.
+  virtual Result<std::int64_t> PruneEvents(Millis before, int limit) = 0;
 };
 
 class WebhookSubscriptionReads {

@@ -22,7 +22,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
 
 // The SQLite tables a PostgreSQL database derives instead of storing: the
 // per-shop customer count (its triggers count the copied customers).
-bool DerivedInTarget(const std::string& table) { return table == "shop_customer_counts"; }
+// The feed's pruning mark starts afresh in the target.
+bool DerivedInTarget(const std::string& table) { return table == "shop_customer_counts" || table == "event_feed"; }
 
 Error Drift(const std::string& what) {
   return Error{ErrorCode::kInternal,

@@ -129,6 +129,13 @@ class SqlQueries : public StoreWriter {
                                Millis now, Millis leaseUntil) override;
   Result<bool> DeleteSummaryJob(const std::string& shopId, const std::string& conversationId,
                                 const std::string& jobId) override;
+  // Idempotency-Key records (sql_queries_impl.h).
+  Result<std::optional<IdempotencyRecord>> GetIdempotencyRecord(const std::string& shopId, const std::string& scope,
+                                                                const std::string& key) override;
+  Status PutIdempotencyRecord(const IdempotencyRecord& r) override;
+  Result<bool> DeleteIdempotencyRecord(const std::string& shopId, const std::string& scope,
+                                       const std::string& key) override;
+  Result<std::int64_t> PurgeIdempotencyRecords(Millis now, int limit) override;
   Result<std::vector<VisitorSession>> ListVisitorSessionsOfCustomer(const std::string& shopId,
                                                                     const std::string& customerId) override;
 
@@ -139,6 +146,10 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<Customer>> ListCustomersByEmail(const std::string& shopId, const std::string& email) override;
   Result<std::vector<Customer>> ListCustomersByPhone(const std::string& shopId, const std::string& phoneKey) override;
   Result<std::vector<Event>> ListEventsOfCustomer(const std::string& shopId, const std::string& customerId) override;
+  Result<std::vector<Event>> ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
+                                             const std::vector<std::string>& types, int limit) override;
+  Result<std::int64_t> GetEventsPrunedThrough() override;
+  Result<std::int64_t> PruneEvents(Millis before, int limit) override;
   Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
                                                                 const std::string& customerId) override;
   Result<std::vector<ChannelIntegration>> ListChannelIntegrations(const std::string& shopId) override;

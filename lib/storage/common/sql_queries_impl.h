@@ -208,7 +208,7 @@ const Table kAttributes{
 
 const Table kSessions{"admin_sessions", {}, {"token_hash"}, {"shop_id", "member_id", "created_at", "expires_at"}, {}};
 
-const Table kEvents{"events", {}, {"id"}, {"shop_id", "type", "conversation_id", "occurred_at", "data_json"}, {}};
+const Table kEvents{"events", {}, {"id"}, {"shop_id", "type", "conversation_id", "occurred_at", "data_json"}, {"seq"}};
 
 // ---- binding (cols, then keys) and reading (lead, keys, cols, tail) ----
 
@@ -481,6 +481,7 @@ const auto ReadEvent = [](const auto& st) -> Result<Event> {
   e.conversationId = st.OptText(i++);
   e.occurredAt = st.Int(i++);
   e.dataJson = st.Text(i++);
+  e.seq = st.Int(i++);
   return e;
 };
 
@@ -1246,6 +1247,58 @@ Result<bool> SqlQueries<D>::UpdateEventData(const std::string& shopId, const std
 }
 
 template <class D>
+Result<std::vector<Event>> SqlQueries<D>::ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
+                                                          const std::vector<std::string>& types, int limit) {
+  if (limit <= 0 || types.empty()) return std::vector<Event>();
+  // One statement text per number of types (at most the nine names), each
+  // walking events_shop (shop_id, seq) from the position.
+  std::string sql = kEvents.Select() + "WHERE shop_id = ?1 AND seq > ?2 AND type IN (";
+  for (std::size_t i = 0; i < types.size(); ++i) sql += (i ? ", ?" : "?") + std::to_string(i + 4);
+  sql += ") ORDER BY seq LIMIT ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(afterSeq).Add(limit);
+  for (const auto& t : types) st.Add(t);
+  return FetchAll<Event>(st, ReadEvent);
+}
+
+template <class D>
+Result<std::int64_t> SqlQueries<D>::GetEventsPrunedThrough() {
+  return conn_.QueryInt("SELECT coalesce(max(pruned_through), 0) FROM event_feed");
+}
+
+template <class D>
+Result<std::int64_t> SqlQueries<D>::PruneEvents(Millis before, int limit) {
+  if (limit <= 0) return std::int64_t{0};
+  // Oldest first by seq; an event a delivery still waits for is kept (the
+  // dispatcher reads it), and so are those after it in this batch's order.
+  LC_ASSIGN_OR_RETURN(Statement pick, conn_.Prepare(
+                                          "SELECT e.seq FROM events AS e WHERE e.occurred_at < ?1 AND NOT EXISTS "
+                                          "(SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = e.id AND "
+                                          "d.state = 'pending') ORDER BY e.seq LIMIT ?2"));
+  pick.Add(before).Add(limit);
+  std::vector<std::int64_t> seqs;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, pick.Step());
+    if (!row) break;
+    seqs.push_back(pick.Int(0));
+  }
+  if (seqs.empty()) return std::int64_t{0};
+  LC_ASSIGN_OR_RETURN(Statement del, conn_.Prepare("DELETE FROM events WHERE seq >= ?1 AND seq <= ?2 AND seq IN "
+                                                   "(SELECT e.seq FROM events AS e WHERE e.occurred_at < ?3 AND "
+                                                   "e.seq >= ?1 AND e.seq <= ?2 AND NOT EXISTS (SELECT 1 FROM "
+                                                   "webhook_deliveries AS d WHERE d.event_id = e.id AND "
+                                                   "d.state = 'pending'))"));
+  del.Add(seqs.front()).Add(seqs.back()).Add(before);
+  LC_RETURN_IF_ERROR(del.Run());
+  const auto removed = static_cast<std::int64_t>(conn_.Changes());
+  LC_ASSIGN_OR_RETURN(Statement mark, conn_.Prepare("UPDATE event_feed SET pruned_through = ?1 WHERE id = 1 AND "
+                                                    "pruned_through < ?1"));
+  mark.Add(seqs.back());
+  LC_RETURN_IF_ERROR(mark.Run());
+  return removed;
+}
+
+template <class D>
 Status SqlQueries<D>::AppendEvent(const Event& e) {
   static const std::string sql = kEvents.Insert();
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
@@ -1288,7 +1341,8 @@ namespace {
 
 constexpr const char* kSubCols =
     "shop_id, id, url, events_json, is_active, secret, secret_hash, metadata_json, legacy, created_at, updated_at, "
-    "last_delivery_at, last_delivery_status, last_delivery_status_code, last_delivery_error";
+    "last_delivery_at, last_delivery_status, last_delivery_status_code, last_delivery_error, signature_format, "
+    "previous_secret, previous_secret_expires_at";
 constexpr const char* kDeliveryCols =
     "id, shop_id, subscription_id, event_id, state, attempts, next_attempt_at, lease_until, last_attempt_at, created_at";
 constexpr const char* kAttemptCols =
@@ -1311,6 +1365,9 @@ const auto ReadSub = [](const auto& st) -> Result<WebhookSubscription> {
   s.lastDeliveryStatus = st.OptText(12);
   if (auto c = st.OptInt(13)) s.lastDeliveryStatusCode = static_cast<int>(*c);
   s.lastDeliveryError = st.OptText(14);
+  s.signatureFormat = st.Text(15);
+  s.previousSecret = st.OptText(16);
+  s.previousSecretExpiresAt = st.OptInt(17);
   return s;
 };
 
@@ -1352,7 +1409,7 @@ std::string Sel(const char* cols, const char* table) { return std::string("SELEC
 template <class D>
 Result<std::optional<Event>> SqlQueries<D>::GetEvent(const std::string& shopId, const std::string& eventId) {
   static const std::string sql =
-      "SELECT id, shop_id, type, conversation_id, occurred_at, data_json FROM events WHERE id = ?1 AND shop_id = ?2";
+      kEvents.Select() + "WHERE id = ?1 AND shop_id = ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(eventId).Add(shopId);
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -1478,11 +1535,12 @@ Result<StoreReader::OutboxStats> SqlQueries<D>::GetOutboxStats() {
 template <class D>
 Status SqlQueries<D>::InsertSubscription(const WebhookSubscription& s) {
   static const std::string sql = std::string("INSERT INTO webhook_subscriptions (") + kSubCols +
-                                 ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+                                 ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(s.shopId).Add(s.id).Add(s.url).Add(EncodeStringArray(s.events)).Add(s.isActive).Add(s.secret)
       .Add(s.secretHash).Add(s.metadataJson).Add(s.legacy).Add(s.createdAt).Add(s.updatedAt).Add(s.lastDeliveryAt)
-      .Add(s.lastDeliveryStatus).Add(s.lastDeliveryStatusCode).Add(s.lastDeliveryError);
+      .Add(s.lastDeliveryStatus).Add(s.lastDeliveryStatusCode).Add(s.lastDeliveryError).Add(s.signatureFormat)
+      .Add(s.previousSecret).Add(s.previousSecretExpiresAt);
   return st.Run();
 }
 
@@ -1491,11 +1549,13 @@ Result<bool> SqlQueries<D>::UpdateSubscription(const WebhookSubscription& s) {
   static const std::string sql =
       "UPDATE webhook_subscriptions SET url = ?3, events_json = ?4, is_active = ?5, metadata_json = ?6, "
       "updated_at = ?7, last_delivery_at = ?8, last_delivery_status = ?9, last_delivery_status_code = ?10, "
-      "last_delivery_error = ?11 WHERE shop_id = ?1 AND id = ?2";
+      "last_delivery_error = ?11, signature_format = ?12, secret = ?13, secret_hash = ?14, previous_secret = ?15, "
+      "previous_secret_expires_at = ?16 WHERE shop_id = ?1 AND id = ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(s.shopId).Add(s.id).Add(s.url).Add(EncodeStringArray(s.events)).Add(s.isActive).Add(s.metadataJson)
       .Add(s.updatedAt).Add(s.lastDeliveryAt).Add(s.lastDeliveryStatus).Add(s.lastDeliveryStatusCode)
-      .Add(s.lastDeliveryError);
+      .Add(s.lastDeliveryError).Add(s.signatureFormat).Add(s.secret).Add(s.secretHash).Add(s.previousSecret)
+      .Add(s.previousSecretExpiresAt);
   return RunChanged(st);
 }
 
@@ -1976,6 +2036,78 @@ Result<bool> SqlQueries<D>::DeleteSummaryJob(const std::string& shopId, const st
                                                   "conversation_id = ?2 AND (?3 = '' OR id = ?3)"));
   st.Add(shopId).Add(conversationId).Add(jobId);
   return RunChanged(st);
+}
+
+// ---- Idempotency-Key records ----
+
+namespace {
+
+constexpr const char* kIdemCols =
+    "shop_id, scope, key, fingerprint, done, status, content_type, body, created_at, lease_until, expires_at";
+
+const auto ReadIdem = [](const auto& st) -> Result<IdempotencyRecord> {
+  IdempotencyRecord r;
+  r.shopId = st.Text(0);
+  r.scope = st.Text(1);
+  r.key = st.Text(2);
+  r.fingerprint = st.Text(3);
+  r.done = st.Bool(4);
+  r.status = static_cast<int>(st.Int(5));
+  r.contentType = st.Text(6);
+  r.body = st.Text(7);
+  r.createdAt = st.Int(8);
+  r.leaseUntil = st.Int(9);
+  r.expiresAt = st.Int(10);
+  return r;
+};
+
+}  // namespace
+
+template <class D>
+Result<std::optional<IdempotencyRecord>> SqlQueries<D>::GetIdempotencyRecord(const std::string& shopId,
+                                                                             const std::string& scope,
+                                                                             const std::string& key) {
+  static const std::string sql =
+      Sel(kIdemCols, "idempotency_keys") + "WHERE shop_id = ?1 AND scope = ?2 AND key = ?3";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(scope).Add(key);
+  return FetchOne<IdempotencyRecord>(st, ReadIdem);
+}
+
+template <class D>
+Status SqlQueries<D>::PutIdempotencyRecord(const IdempotencyRecord& r) {
+  static const std::string sql =
+      std::string("INSERT INTO idempotency_keys (") + kIdemCols +
+      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (shop_id, scope, key) DO UPDATE SET "
+      "fingerprint = excluded.fingerprint, done = excluded.done, status = excluded.status, "
+      "content_type = excluded.content_type, body = excluded.body, created_at = excluded.created_at, "
+      "lease_until = excluded.lease_until, expires_at = excluded.expires_at";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(r.shopId).Add(r.scope).Add(r.key).Add(r.fingerprint).Add(r.done).Add(r.status).Add(r.contentType)
+      .Add(r.body).Add(r.createdAt).Add(r.leaseUntil).Add(r.expiresAt);
+  return st.Run();
+}
+
+template <class D>
+Result<bool> SqlQueries<D>::DeleteIdempotencyRecord(const std::string& shopId, const std::string& scope,
+                                                    const std::string& key) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("DELETE FROM idempotency_keys WHERE shop_id = ?1 AND scope = ?2 "
+                                                  "AND key = ?3"));
+  st.Add(shopId).Add(scope).Add(key);
+  return RunChanged(st);
+}
+
+template <class D>
+Result<std::int64_t> SqlQueries<D>::PurgeIdempotencyRecords(Millis now, int limit) {
+  // The oldest expired first, through the expires_at index; bounded, so a
+  // backlog is worked off a little per request instead of stalling one.
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(
+                                        "DELETE FROM idempotency_keys WHERE (shop_id, scope, key) IN (SELECT shop_id, "
+                                        "scope, key FROM idempotency_keys WHERE expires_at <= ?1 ORDER BY expires_at "
+                                        "LIMIT ?2)"));
+  st.Add(now).Add(limit);
+  LC_RETURN_IF_ERROR(st.Run());
+  return static_cast<std::int64_t>(conn_.Changes());
 }
 
 // ---- store knowledge: items, keys and documents (the full-text search is

@@ -581,10 +581,49 @@ CREATE TABLE mcp_sessions (
 CREATE INDEX mcp_sessions_shop ON mcp_sessions(shop_id, seq);
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+// Standard Webhooks signing and secret rotation (SQLite's migration 12).
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE webhook_subscriptions ADD COLUMN signature_format TEXT NOT NULL DEFAULT 'livechat';
+ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret TEXT;
+ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret_expires_at BIGINT;
+)sql";
+
+// Idempotency-Key records (SQLite's migration 13).
+constexpr const char* kSchemaV5 = R"sql(
+CREATE TABLE idempotency_keys (
+  shop_id TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  done BIGINT NOT NULL,
+  status BIGINT NOT NULL,
+  content_type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (shop_id, scope, key)
+);
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+)sql";
+
+// The change feed (SQLite's migration 14).
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE event_feed (
+  id BIGINT PRIMARY KEY CHECK (id = 1),
+  pruned_through BIGINT NOT NULL
+);
+INSERT INTO event_feed (id, pruned_through) VALUES (1, 0);
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id) WHERE state = 'pending';
+)sql";
+
+constexpr std::array<Migration, 6> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
+    {5, kSchemaV5},
+    {6, kSchemaV6},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

@@ -18,10 +18,12 @@ namespace {
 // Tables that are not records: the schema's own version, and state shared
 // by running instances (limits' counters, tool sessions), which an embedded
 // SQLite installation keeps in memory. shop_customer_counts is kept by
-// triggers as customers are inserted.
+// triggers as customers are inserted; event_feed is the change feed's
+// pruning mark, which starts afresh (a feed cursor of the old database is
+// still served, from the events copied).
 bool IsRecordTable(const std::string& name) {
   static const char* const kNotRecords[] = {"livechat_schema", "rate_windows", "cost_buckets", "mcp_sessions",
-                                            "shop_customer_counts"};
+                                            "shop_customer_counts", "event_feed"};
   return std::none_of(std::begin(kNotRecords), std::end(kNotRecords), [&](const char* n) { return name == n; });
 }
 

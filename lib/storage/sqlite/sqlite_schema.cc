@@ -526,7 +526,45 @@ CREATE TABLE summary_jobs (
 CREATE INDEX summary_jobs_due ON summary_jobs(next_attempt_at);
 )sql";
 
-constexpr std::array<Migration, 11> kMigrations{{
+// Standard Webhooks signing and secret rotation (webhook_signer.cc).
+constexpr const char* kSchemaWebhookSigning = R"sql(
+ALTER TABLE webhook_subscriptions ADD COLUMN signature_format TEXT NOT NULL DEFAULT 'livechat';
+ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret TEXT;
+ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret_expires_at INTEGER;
+)sql";
+
+// Idempotency-Key records (chat_service_idempotency.cc): a day's keys per
+// API key or member, the kept response of each.
+constexpr const char* kSchemaIdempotency = R"sql(
+CREATE TABLE idempotency_keys (
+  shop_id TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  done INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  content_type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (shop_id, scope, key)
+) WITHOUT ROWID;
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+)sql";
+
+// The change feed (GET /chat/events): how far events were pruned, and the
+// index that lets the pruning skip events a delivery still waits for.
+constexpr const char* kSchemaEventFeed = R"sql(
+CREATE TABLE event_feed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  pruned_through INTEGER NOT NULL
+);
+INSERT INTO event_feed (id, pruned_through) VALUES (1, 0);
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id) WHERE state = 'pending';
+)sql";
+
+constexpr std::array<Migration, 14> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -538,6 +576,9 @@ constexpr std::array<Migration, 11> kMigrations{{
     {9, kSchemaFiles},
     {10, kSchemaSummaryJobs},
     {11, kSchemaLegacyIndex},
+    {12, kSchemaWebhookSigning},
+    {13, kSchemaIdempotency},
+    {14, kSchemaEventFeed},
 }};
 
 }  // namespace

@@ -183,7 +183,7 @@ function check(ex) {
   for (const [name, h] of Object.entries(response.headers ?? {})) {
     const header = deref(h);
     const value = ex.headers[name.toLowerCase()];
-    const isRateHeader = /^x-ratelimit-|^retry-after$/i.test(name);
+    const isRateHeader = /^x-ratelimit-|^ratelimit(-policy)?$|^retry-after$/i.test(name);
     if (value === undefined) {
       if (header.required && !(mirror && isRateHeader)) return `${ex.method} ${template} ${ex.status}: header ${name} missing`;
       continue;

@@ -1,0 +1,88 @@
+// ChatService: the change feed (GET /chat/events). Every event a webhook
+// subscription could receive, kept in the outbox for the retention period,
+// read by position: a client that stores the cursor of the last event it
+// handled and asks again from there never misses one and never sees one
+// twice, whatever it was doing meanwhile. The order is seq order, which is
+// the order events became visible (one writer at a time on both backends).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/cursor.h"
+#include "core/service_internal.h"
+#include "livechat/chat_service.h"
+#include "livechat/webhooks.h"
+
+namespace livechat {
+
+using namespace internal;
+
+namespace {
+
+constexpr int kDefaultLimit = 100;
+constexpr int kMaxLimit = 500;
+
+// The event types the caller may read: conversations' and messages' with
+// Read conversations, customer.created only with Read customers too.
+bool MayRead(const Principal& p, const std::string& type) {
+  if (type == "customer.created") return p.Has(kPermReadCustomers);
+  return true;
+}
+
+}  // namespace
+
+Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const EventFeedRequest& r) {
+  LC_RETURN_IF_ERROR(Require(p, kPermReadConversations));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(r.limit, kDefaultLimit, kMaxLimit));
+  std::int64_t after = 0;
+  if (r.after) {
+    auto seq = DecodeEventCursor(*r.after);
+    if (!seq || *seq < 0)
+      return Invalid("after is not a valid cursor: pass paging.nextCursor, or an event's cursor, unchanged");
+    after = *seq;
+  }
+  std::vector<std::string> types;
+  if (r.types) {
+    for (const auto& t : *r.types) {
+      if (!IsWebhookEventName(t)) {
+        std::string all;
+        for (const auto& n : WebhookEventNames()) all += (all.empty() ? "" : ", ") + n;
+        return Invalid(fmt::format("unknown event type \"{}\" in types: use one of {}", t, all));
+      }
+      if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+    }
+  } else {
+    types = WebhookEventNames();
+  }
+  // Types the key may not read are left out, not refused: the feed is the
+  // store's, seen through the key's permissions.
+  types.erase(std::remove_if(types.begin(), types.end(), [&](const std::string& t) { return !MayRead(p, t); }),
+              types.end());
+
+  EventFeedPage page;
+  LC_RETURN_IF_ERROR(store().Read([&](StoreReader& rd) -> Status {
+    // The mark and the page come from one snapshot, so an event pruned
+    // after the check cannot go missing unnoticed.
+    LC_ASSIGN_OR_RETURN(std::int64_t pruned, rd.GetEventsPrunedThrough());
+    if (r.after && after < pruned)
+      return MakeError(ErrorCode::kCursorExpired,
+                       fmt::format("this cursor is older than the events kept ({} days): read the store's current "
+                                   "state, then follow the feed from GET /chat/events without after",
+                                   options_.eventRetentionDays));
+    LC_ASSIGN_OR_RETURN(auto rows, rd.ListEventsAfter(p.shopId, after, types, limit + 1));
+    page.hasMore = static_cast<int>(rows.size()) > limit;
+    if (page.hasMore) rows.resize(static_cast<std::size_t>(limit));
+    page.items = std::move(rows);
+    return Status::Ok();
+  }));
+  for (const auto& e : page.items) page.cursors.push_back(EncodeEventCursor(e.seq));
+  page.nextCursor = page.items.empty() ? EncodeEventCursor(after) : page.cursors.back();
+  return page;
+}
+
+Result<std::int64_t> ChatService::PruneEventFeed(int limit) {
+  const Millis before = clock_->NowMillis() - static_cast<Millis>(options_.eventRetentionDays) * 24 * 3600 * 1000;
+  return WriteValue<std::int64_t>(store(), [&](StoreWriter& w) { return w.PruneEvents(before, limit); });
+}
+
+}  // namespace livechat
