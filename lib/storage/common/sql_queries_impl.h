@@ -1270,7 +1270,7 @@ template <class D>
 Result<std::int64_t> SqlQueries<D>::PruneEvents(Millis before, int limit) {
   if (limit <= 0) return std::int64_t{0};
   // Oldest first by seq; an event a delivery still waits for is kept (the
-  // dispatcher reads it), and so are those after it in this batch's order.
+  // dispatcher reads it) and skipped, so later events can still go.
   LC_ASSIGN_OR_RETURN(Statement pick, conn_.Prepare(
                                           "SELECT e.seq FROM events AS e WHERE e.occurred_at < ?1 AND NOT EXISTS "
                                           "(SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = e.id AND "
