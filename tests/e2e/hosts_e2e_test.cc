@@ -307,6 +307,23 @@ TEST_CASE("host binaries: help, version and usage errors") {
     CHECK(pool.err.find(std::string("--db-pool: expects a number of connections from 1 to 256, got \"") + n + "\"") !=
           std::string::npos);
   }
+  // The change feed's retention: 1 to 365 days.
+  for (const char* n : {"0", "366"}) {
+    CAPTURE(n);
+    RunResult days = e2e::Run({e2e::HostBinary("livechatd"), "--db", db, "--event-retention-days", n});
+    CHECK(days.exitCode == 2);
+    CHECK(days.err.find(std::string("--event-retention-days: expects a number of days from 1 to 365, got \"") + n +
+                        "\"") != std::string::npos);
+  }
+  for (const char* n : {"1", "365"}) {
+    CAPTURE(n);
+    Daemon d = StartDaemon(dir, db, {"--event-retention-days", n});
+    httplib::Client cli = MakeClient(d.port);
+    auto res = cli.Get("/healthz");
+    REQUIRE(res);
+    CHECK(res->status == 200);
+    StopDaemon(d);
+  }
   if (!livechat::testing::TestOnPostgres()) {  // 256 connections to a shared test server would crowd it
     for (const char* n : {"1", "256"}) {
       CAPTURE(n);
