@@ -144,6 +144,35 @@ struct ConversationFilter {
   std::optional<std::string> email;
 };
 
+// GET /chat/conversations?q=: words (runs of letters and digits) that must
+// all be found in one message, one note, or the conversation's header
+// (customer name, email, phone, tags); the last word is a prefix once it has
+// kSearchPrefixMin characters. At most kSearchMaxChars characters and
+// kSearchMaxWords words.
+constexpr std::size_t kSearchMaxChars = 200;
+constexpr std::size_t kSearchMaxWords = 10;
+constexpr std::size_t kSearchPrefixMin = 2;
+
+struct ConversationSearchRequest {
+  std::string q;
+  std::optional<std::string> sort;  // relevance (the default) | lastActive
+};
+
+// Where a conversation matched, to show it: a snippet of the matching text
+// with the ranges of the words found, as [start, end) offsets in UTF-16 code
+// units (JavaScript string indexes). `field`: message | note | customerName
+// | customerEmail | customerPhone | tags.
+struct SearchHighlight {
+  std::string field;
+  std::string text;
+  std::vector<std::pair<int, int>> ranges;
+};
+
+struct ConversationSearchHit {
+  Conversation conversation;
+  SearchHighlight highlight;
+};
+
 struct SendMessageInput {
   std::optional<std::string> text;  // required, 1..5000 characters
   std::optional<std::string> memberId;
@@ -436,6 +465,11 @@ class ChatService {
 
   // ---- Conversations ----
   Result<Page<Conversation>> ListConversations(const Principal& p, const ConversationFilter& f, const PageRequest& page);
+  // The conversations ListConversations would list that match `s`
+  // (chat_service_search.cc), with where each matched.
+  Result<Page<ConversationSearchHit>> SearchConversations(const Principal& p, const ConversationFilter& f,
+                                                          const ConversationSearchRequest& s,
+                                                          const PageRequest& page);
   Result<ConversationRead> GetConversation(const Principal& p, const std::string& id);
   Result<Page<Conversation>> ListRelated(const Principal& p, const std::string& id, const PageRequest& page);
   Result<std::vector<BrowsedPage>> ListBrowsedPages(const Principal& p, const std::string& id);

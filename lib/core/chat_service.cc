@@ -250,10 +250,9 @@ Result<Page<Conversation>> RunConversationQuery(Store& store, ConversationQuery 
 
 }  // namespace
 
-Result<Page<Conversation>> ChatService::ListConversations(const Principal& p, const ConversationFilter& f,
-                                                          const PageRequest& page) {
-  LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, limits().conversationsDefault, limits().conversationsMax));
+namespace internal {
+
+Result<ConversationQuery> ConversationQueryOf(const Principal& p, const ConversationFilter& f) {
   ConversationQuery q;
   q.shopId = p.shopId;
   if (f.status) {
@@ -276,6 +275,16 @@ Result<Page<Conversation>> ChatService::ListConversations(const Principal& p, co
     if (!t.empty()) q.tagsAny.push_back(t);
   q.customerUuid = f.customerUuid;
   q.email = f.email;
+  return q;
+}
+
+}  // namespace internal
+
+Result<Page<Conversation>> ChatService::ListConversations(const Principal& p, const ConversationFilter& f,
+                                                          const PageRequest& page) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, limits().conversationsDefault, limits().conversationsMax));
+  LC_ASSIGN_OR_RETURN(ConversationQuery q, ConversationQueryOf(p, f));
   return RunConversationQuery(store(), std::move(q), page, limit);
 }
 

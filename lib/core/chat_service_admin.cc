@@ -153,6 +153,54 @@ Result<std::vector<Event>> ChatService::ListEvents(const Principal& p, int limit
   return ReadValue<std::vector<Event>>(store(), [&](StoreReader& r) { return r.ListEvents(p.shopId, limit); });
 }
 
+namespace {
+
+// Words of shop chat, most common first: SeedText draws them with a skew
+// (the first ones in most messages, the last ones rarely), so a seeded
+// store has the word frequencies a search meets in a real one.
+constexpr const char* kSeedWords[] = {
+    "the", "my", "order", "is", "hi", "please", "thanks", "can", "you", "help", "when", "will", "it", "arrive",
+    "where", "parcel", "delivery", "shipping", "size", "return", "refund", "tracking", "number", "address",
+    "change", "cancel", "payment", "card", "discount", "code", "stock", "color", "jacket", "shoes", "dress",
+    "shirt", "jeans", "hat", "scarf", "gloves", "boots", "sneakers", "sweater", "coat", "bag", "wallet", "belt",
+    "watch", "ring", "necklace", "bracelet", "earrings", "sunglasses", "backpack", "umbrella", "socks", "pajamas",
+    "blue", "red", "green", "black", "white", "grey", "navy", "beige", "pink", "purple", "small", "medium",
+    "large", "wrong", "damaged", "missing", "late", "early", "today", "tomorrow", "yesterday", "week", "express",
+    "standard", "international", "canada", "germany", "france", "italy", "spain", "japan", "australia",
+    "invoice", "receipt", "exchange", "warranty", "voucher", "gift", "wrapping", "wholesale", "bulk", "sample",
+    "cotton", "wool", "leather", "linen", "silk", "denim", "cashmere", "velvet", "suede", "nylon", "polyester",
+    "zipper", "button", "seam", "stitching", "label", "fit", "loose", "tight", "longer", "shorter", "wider",
+    "courier", "postman", "neighbour", "doorstep", "locker", "pickup", "warehouse", "customs", "duties",
+    "birthday", "wedding", "anniversary", "christmas", "holiday", "weekend", "newsletter", "subscription",
+    "loyalty", "points", "coupon", "promo", "sale", "clearance", "preorder", "restock", "backorder", "waitlist",
+    "crème", "brûlée", "café", "naïve", "fiancée", "zürich", "são", "paulo", "kraków", "malmö", "ålesund",
+};
+constexpr std::size_t kSeedWordCount = sizeof(kSeedWords) / sizeof(kSeedWords[0]);
+
+// Message k of seeded conversation i: 6 to 13 words and an order number,
+// the same for the same (i, k) on every run.
+std::string SeedText(int i, int k) {
+  std::uint64_t x = (static_cast<std::uint64_t>(i) << 20) ^ static_cast<std::uint64_t>(k) ^ 0x9E3779B97F4A7C15ull;
+  auto next = [&x] {
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x * 0x2545F4914F6CDD1Dull;
+  };
+  const int words = 6 + static_cast<int>(next() % 8);
+  std::string out;
+  for (int w = 0; w < words; ++w) {
+    // The square of a uniform draw: index 0 about 6x as likely as the middle.
+    const double u = static_cast<double>(next() % 1000000) / 1000000.0;
+    const auto at = static_cast<std::size_t>(u * u * static_cast<double>(kSeedWordCount));
+    if (!out.empty()) out += ' ';
+    out += kSeedWords[std::min(at, kSeedWordCount - 1)];
+  }
+  return out + fmt::format(" #{}", 1000 + i);
+}
+
+}  // namespace
+
 Status ChatService::Seed(const Principal& p, const SeedInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (in.conversations < 0 || in.messagesPerConversation < 0)
@@ -242,7 +290,7 @@ Status ChatService::Seed(const Principal& p, const SeedInput& in) {
             m.isAdmin = true;
           }
           m.isFirst = k == 0;
-          m.text = fmt::format("Seed message {} of conversation {}: where is my order #{}?", k, i, 1000 + i);
+          m.text = SeedText(i, k);
           m.createdAt = t0 + k * 1000;
           if (customer) c.lastCustomerMessageAt = m.createdAt;
           c.lastMessage = LastMessage{m.text, m.senderType, m.createdAt};

@@ -1,6 +1,7 @@
 #include "core/cursor.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace livechat::internal {
 namespace {
@@ -82,6 +83,29 @@ std::optional<ConversationKey> DecodeConversationCursor(std::string_view cursor)
   auto id = ParseInt(rest.substr(colon + 1));
   if (!last || !id) return std::nullopt;
   return ConversationKey{*last, *id};
+}
+
+// The score as the shortest text that reads back as the same double, so
+// the next page starts exactly after the last row of this one.
+std::string EncodeRelevanceCursor(const RelevanceKey& key) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, key.relevance);
+  (void)ec;
+  return Base64UrlEncode("r1:" + std::string(buf, end) + ":" + std::to_string(key.pgConvoId));
+}
+
+std::optional<RelevanceKey> DecodeRelevanceCursor(std::string_view cursor) {
+  auto raw = Base64UrlDecode(cursor);
+  if (!raw || raw->rfind("r1:", 0) != 0) return std::nullopt;
+  std::string_view rest = std::string_view(*raw).substr(3);
+  auto colon = rest.rfind(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  double score = 0;
+  auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + colon, score);
+  if (ec != std::errc() || ptr != rest.data() + colon || !std::isfinite(score)) return std::nullopt;
+  auto id = ParseInt(rest.substr(colon + 1));
+  if (!id) return std::nullopt;
+  return RelevanceKey{score, *id};
 }
 
 std::string EncodeCustomerCursor(const CustomerKey& key) {

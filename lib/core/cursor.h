@@ -21,6 +21,9 @@ std::string EncodeCustomerCursor(const CustomerKey& key);
 std::optional<CustomerKey> DecodeCustomerCursor(std::string_view cursor);
 std::string EncodeMessageCursor(std::int64_t seq);
 std::optional<std::int64_t> DecodeMessageCursor(std::string_view cursor);
+// A conversation search's position in relevance order.
+std::string EncodeRelevanceCursor(const RelevanceKey& key);
+std::optional<RelevanceKey> DecodeRelevanceCursor(std::string_view cursor);
 // The change feed's position: an event's seq.
 std::string EncodeEventCursor(std::int64_t seq);
 std::optional<std::int64_t> DecodeEventCursor(std::string_view cursor);

@@ -58,6 +58,8 @@ Result<T> WriteValue(Store& store, const std::function<Result<T>(StoreWriter&)>&
 
 // A conversation of this shop by any id form, or NOT_FOUND.
 Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId, const std::string& id);
+// The store query a list filter asks for, its values checked (INVALID_PARAMS).
+Result<ConversationQuery> ConversationQueryOf(const Principal& p, const ConversationFilter& f);
 // An active member of this shop, or INVALID_PARAMS naming `field`.
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field);

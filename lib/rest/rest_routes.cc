@@ -58,9 +58,42 @@ HttpResponse TagList(const std::vector<std::string>& tags) {
 
 // ---- Conversations ----
 
+// A search hit: the list item with where it matched.
+std::string ConversationHitItem(const ConversationSearchHit& hit) {
+  std::string out = ConversationListItem(hit.conversation);
+  out.pop_back();
+  out += ",\"highlight\":{\"field\":";
+  AppendJsonString(out, hit.highlight.field);
+  out += ",\"text\":";
+  AppendJsonString(out, hit.highlight.text);
+  out += ",\"ranges\":[";
+  bool first = true;
+  for (const auto& [from, to] : hit.highlight.ranges) {
+    out += first ? "[" : ",[";
+    first = false;
+    out += std::to_string(from) + "," + std::to_string(to) + "]";
+  }
+  out += "]}}";
+  return out;
+}
+
 Result<HttpResponse> ListConversations(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(ConversationFilter filter, FilterFromQuery(c.target));
   LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
+  auto q = c.target.Query("q");
+  auto sort = c.target.Query("sort");
+  if (q) {
+    ConversationSearchRequest search{*q, sort};
+    LC_ASSIGN_OR_RETURN(Page<ConversationSearchHit> result,
+                        c.service.SearchConversations(c.principal, filter, search, page));
+    return Ok(PagedEnvelope(JsonArray(result.items, ConversationHitItem), result.nextCursor, result.hasMore));
+  }
+  // Without q the list has one order; naming it is allowed, asking for
+  // relevance is a mistake worth saying.
+  if (sort && *sort != "lastActive")
+    return MakeError(ErrorCode::kInvalidParams, *sort == "relevance"
+                                                    ? "sort=relevance needs q: relevance is the order of a search"
+                                                    : "sort must be relevance or lastActive");
   LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListConversations(c.principal, filter, page));
   return PagedConversations(result);
 }

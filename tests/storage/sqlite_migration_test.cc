@@ -24,7 +24,16 @@ void Exec(const std::string& path, const char* sql) {
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
-const std::string kUndoAfterV7 =
+// Migration 15 (conversation search): its triggers, view and indexes.
+const std::string kUndoV15 =
+    "DROP TRIGGER messages_search_insert; DROP TRIGGER messages_search_update; DROP TRIGGER messages_search_delete; "
+    "DROP TRIGGER notes_search_insert; DROP TRIGGER notes_search_update; DROP TRIGGER notes_search_delete; "
+    "DROP TRIGGER conversations_search_insert; DROP TRIGGER conversations_search_update; "
+    "DROP TRIGGER conversations_search_delete; DROP TRIGGER conversation_tags_search_insert; "
+    "DROP TRIGGER conversation_tags_search_delete; DROP TRIGGER customers_search_insert; "
+    "DROP TRIGGER customers_search_update; DROP TRIGGER customers_search_delete; "
+    "DROP VIEW conversation_header_text; DROP TABLE conversation_text_fts; DROP TABLE conversation_header_fts; ";
+const std::string kUndoAfterV7 = kUndoV15 +
     "DROP INDEX webhook_deliveries_event; DROP TABLE event_feed; DROP TABLE idempotency_keys; "
     "ALTER TABLE webhook_subscriptions DROP COLUMN previous_secret_expires_at; "
     "ALTER TABLE webhook_subscriptions DROP COLUMN previous_secret; "
@@ -174,4 +183,59 @@ TEST_CASE("sqlite migration 8: a version 7 file gains the redaction columns and 
   CHECK(Get(*s, [&](StoreReader& r) { return r.ListChannelIntegrations("shop-a"); }).size() == 1);
 }
 
+TEST_CASE("sqlite migration 15: a version 14 file's messages, notes, customers and tags become searchable") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate15.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      Customer cu = MakeSparseCustomer("shop-a", "cu1");
+      cu.name = "Greta Garbo";
+      cu.phone = "+46 8 123 45";
+      LC_RETURN_IF_ERROR(w.InsertCustomer(cu));
+      Conversation c = MakeConversation("shop-a", "c1", 100);
+      c.inNewDatastore = true;
+      c.customerUuid = "cu1";
+      c.tags = {"vip"};
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+      Message m = MakeMessage("shop-a", "c1", "m1", 100);
+      m.text = "the lamp is flickering";
+      LC_RETURN_IF_ERROR(w.InsertMessage(m));
+      Message gone = MakeMessage("shop-a", "c1", "m2", 101);
+      gone.text = "secret deleted words";
+      gone.isDeleted = true;
+      LC_RETURN_IF_ERROR(w.InsertMessage(gone));
+      Note n{"n1", "shop-a", "c1", "customer prefers phone calls", false, 100, 100};
+      return w.InsertNote(n);
+    });
+  }
+  Exec(options.path, (kUndoV15 + "PRAGMA user_version = 14;").c_str());
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  auto find = [&](std::vector<std::string> words) {
+    ConversationQuery q;
+    q.shopId = "shop-a";
+    ConversationSearch search;
+    search.words = std::move(words);
+    auto hits = Get(*s, [&](StoreReader& r) { return r.SearchConversations(q, search); });
+    std::vector<std::string> out;
+    for (const auto& h : hits) out.push_back(h.source + ":" + h.conversation.id);
+    return out;
+  };
+  CHECK(find({"flickering"}) == std::vector<std::string>{"message:c1"});
+  CHECK(find({"calls"}) == std::vector<std::string>{"note:c1"});
+  CHECK(find({"garbo"}) == std::vector<std::string>{"header:c1"});
+  CHECK(find({"46812345"}) == std::vector<std::string>{"header:c1"});
+  CHECK(find({"vip"}) == std::vector<std::string>{"header:c1"});
+  CHECK(find({"secret"}).empty());
+  // And kept from now on.
+  Put(*s, [&](StoreWriter& w) {
+    Message m = MakeMessage("shop-a", "c1", "m3", 102);
+    return w.InsertMessage(m);
+  });
+  CHECK(find({"text", "m3"}) == std::vector<std::string>{"message:c1"});
+}
+
 }  // namespace livechat::testing
+

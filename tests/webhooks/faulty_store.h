@@ -70,6 +70,11 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("ListConversations"));
     return inner_.ListConversations(q);
   }
+  Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
+                                                           const ConversationSearch& s) override {
+    LC_RETURN_IF_ERROR(Gate("SearchConversations"));
+    return inner_.SearchConversations(q, s);
+  }
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override {
     LC_RETURN_IF_ERROR(Gate("ListMessages"));
     return inner_.ListMessages(q);

@@ -85,6 +85,41 @@ struct ConversationQuery {
   int limit = 20;                              // rows to return at most
 };
 
+// Full-text search over a shop's conversations (GET /chat/conversations?q=):
+// the text of their messages and notes, and a header per conversation (the
+// customer's name, email and phone, and the tags). A conversation matches
+// when one of those texts holds every word; the last word matches as a
+// prefix (search as you type). Case and diacritics are folded; deleted
+// messages, deleted notes and redacted customer fields are not indexed.
+// Relevance looks at the newest kSearchCandidates matching texts (and the
+// newest as many matching headers), so a word found in millions of messages
+// costs what a rarer one does (docs/decisions.md).
+constexpr int kSearchCandidates = 1000;
+
+// Keyset position in relevance order (relevance DESC, pgConvoId DESC).
+struct RelevanceKey {
+  double relevance = 0;
+  std::int64_t pgConvoId = 0;
+};
+
+struct ConversationSearch {
+  // Runs of letters and digits, at least one; the caller splits the query.
+  std::vector<std::string> words;
+  bool prefixLast = true;                 // the last word matches as a prefix
+  bool byRelevance = true;                // else the list's order (ConversationQuery::after pages)
+  std::optional<RelevanceKey> after;      // relevance order: strictly after
+};
+
+struct ConversationHit {
+  Conversation conversation;
+  // Higher is better. Comparable only between hits of one query on one backend.
+  double relevance = 0;
+  // What matched best: "message", "note", or "header" (then `text` is the
+  // name, email, phone and tags, one per line).
+  std::string source;
+  std::string text;
+};
+
 class ConversationReads {
  public:
   virtual ~ConversationReads() = default;
@@ -92,6 +127,10 @@ class ConversationReads {
   // Legacy records are found too.
   virtual Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) = 0;
   virtual Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) = 0;
+  // The conversations `q` lists that match `s`, in relevance order or in
+  // the list's order; every filter of `q` applies.
+  virtual Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
+                                                                   const ConversationSearch& s) = 0;
   // Every conversation of a contact, legacy (older datastore) ones included,
   // oldest first.
   virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,

@@ -2,7 +2,8 @@
 // both backends: SQLite and PostgreSQL run the same statements (standard
 // SQL both accept: upserts, RETURNING, row values, CAST), and a backend's
 // dialect `D` supplies its connection and statement types and the few
-// fragments that differ (D::kRowOrder, D::kTagsOf, D::kEventOfCustomer).
+// fragments that differ (D::kRowOrder, D::kTagsOf, D::kEventOfCustomer, and the
+// conversation search's D::kConversationHits and D::BindSearchWords).
 // The definitions are in sql_queries_impl.h, compiled once per backend
 // (sql_queries_impl.h, pg_queries.cc), each of which adds its own full-text
 // search of the store's knowledge.
@@ -36,6 +37,8 @@ class SqlQueries : public StoreWriter {
   Result<std::int64_t> CountCustomers(const std::string& shopId) override;
   Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
   Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
+  Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
+                                                           const ConversationSearch& s) override;
   Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override;
   Result<std::int64_t> CountLegacyConversations(const std::string& shopId) override;
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;

@@ -30,18 +30,20 @@ struct Table {
   std::vector<std::string> cols;
   std::vector<std::string> tail;
 
-  std::string Select() const {
-    std::string sql = "SELECT ";
-    bool first = true;
+  std::string Select() const { return "SELECT " + Columns() + " FROM " + name + " "; }
+
+  // The select list alone, for a query that selects more.
+  std::string Columns() const {
+    std::string sql;
     for (const auto* part : {&lead, &keys, &cols, &tail}) {
       for (const auto& c : *part) {
-        if (!first) sql += ", ";
-        first = false;
+        if (!sql.empty()) sql += ", ";
         sql += c;
       }
     }
-    return sql + " FROM " + name + " ";
+    return sql;
   }
+  std::size_t Width() const { return lead.size() + keys.size() + cols.size() + tail.size(); }
 
   // Placeholders ?1.. follow cols then keys then `extra`.
   std::string Insert(std::initializer_list<const char*> extra = {}) const {
@@ -783,13 +785,12 @@ Result<std::optional<Conversation>> SqlQueries<D>::FindConversation(const std::s
   return FetchOne<Conversation>(st, ReadConversation);
 }
 
-template <class D>
-Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const ConversationQuery& q) {
-  if (q.limit <= 0) return std::vector<Conversation>();
-  // The text depends only on which filters are present, never on their
-  // values, so each shape is prepared once per connection. The literal
-  // `in_new_datastore = 1` lets the planner use the partial list indexes.
-  std::string sql = kConversations.Select() + "WHERE shop_id = :shop AND in_new_datastore = 1";
+// The predicates of a conversation list after its shop: the text depends
+// only on which filters are present, never on their values, so each shape
+// is prepared once per connection. The literal `in_new_datastore = 1` lets
+// the planner use the partial list indexes. Shared by the list and the search.
+inline std::string ConversationFilterSql(const ConversationQuery& q, const char* tagsOf) {
+  std::string sql = " AND in_new_datastore = 1";
   if (q.status) sql += " AND status = :status";
   // The AI playground's test conversations are listed only when asked for
   // by channel (the tool server's list_conversations), never in the inbox.
@@ -804,11 +805,12 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const Convers
   if (!q.tagsAny.empty())
     sql +=
         " AND EXISTS (SELECT 1 FROM conversation_tags t WHERE t.shop_id = conversations.shop_id"
-        " AND t.conversation_id = conversations.id AND t.tag IN " + std::string(D::kTagsOf) + ")";
-  if (q.after) sql += " AND (sort_active, pg_convo_id) < (:after_active, :after_pg)";
-  sql += " ORDER BY sort_active DESC, pg_convo_id DESC LIMIT :limit";
+        " AND t.conversation_id = conversations.id AND t.tag IN " + std::string(tagsOf) + ")";
+  return sql;
+}
 
-  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+template <class Statement>
+void BindConversationFilters(Statement& st, const ConversationQuery& q) {
   st.Named(":shop", q.shopId);
   if (q.status) st.Named(":status", *q.status);
   if (q.channel) st.Named(":channel", *q.channel);
@@ -823,7 +825,63 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const Convers
     st.Named(":after_pg", q.after->pgConvoId);
   }
   st.Named(":limit", q.limit);
+}
+
+template <class D>
+Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const ConversationQuery& q) {
+  if (q.limit <= 0) return std::vector<Conversation>();
+  std::string sql = kConversations.Select() + "WHERE shop_id = :shop" + ConversationFilterSql(q, D::kTagsOf);
+  if (q.after) sql += " AND (sort_active, pg_convo_id) < (:after_active, :after_pg)";
+  sql += " ORDER BY sort_active DESC, pg_convo_id DESC LIMIT :limit";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  BindConversationFilters(st, q);
   return FetchAll<Conversation>(st, ReadConversation);
+}
+
+// The backend finds the matching texts (D::kConversationHits: one row per
+// conversation, its best text); the filters and the order are the list's.
+template <class D>
+Result<std::vector<ConversationHit>> SqlQueries<D>::SearchConversations(const ConversationQuery& q,
+                                                                        const ConversationSearch& s) {
+  std::vector<ConversationHit> out;
+  if (q.limit <= 0 || s.words.empty()) return out;
+  std::string sql = "SELECT " + kConversations.Columns() +
+                    ", hits.score, hits.src, hits.hit_ref, sort_active AS sort_key FROM conversations JOIN " +
+                    std::string(D::kConversationHits) +
+                    " AS hits ON hits.conv_rid = conversations.rid WHERE conversations.shop_id = :shop" +
+                    ConversationFilterSql(q, D::kTagsOf);
+  std::string order;
+  if (s.byRelevance) {
+    if (s.after)
+      sql += " AND (hits.score < :after_score OR (hits.score = :after_score AND pg_convo_id < :after_pg))";
+    order = " ORDER BY score DESC, pg_convo_id DESC";
+  } else {
+    if (q.after) sql += " AND (sort_active, pg_convo_id) < (:after_active, :after_pg)";
+    order = " ORDER BY sort_key DESC, pg_convo_id DESC";
+  }
+  // The page first, then the text each of its rows matched: reading the
+  // texts of every candidate would cost more than the search.
+  sql = "SELECT page.*, " + std::string(D::kHitText) + " FROM (" + sql + order + " LIMIT :limit) AS page" + order;
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  BindConversationFilters(st, q);
+  if (s.byRelevance && s.after) {
+    st.Named(":after_score", s.after->relevance);
+    st.Named(":after_pg", s.after->pgConvoId);
+  }
+  st.Named(":cap", static_cast<std::int64_t>(kSearchCandidates));
+  D::BindSearchWords(st, q.shopId, s.words, s.prefixLast);
+  const int n = static_cast<int>(kConversations.Width());
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    ConversationHit h;
+    LC_ASSIGN_OR_RETURN(h.conversation, ReadConversation(st));
+    h.relevance = st.Double(n);
+    h.source = st.Text(n + 1);
+    h.text = st.Text(n + 4);
+    out.push_back(std::move(h));
+  }
+  return out;
 }
 
 // Both spell `in_new_datastore = 0` literally for the partial index

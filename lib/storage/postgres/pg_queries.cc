@@ -27,6 +27,44 @@ std::string FtsText(std::string_view text) {
   return out;
 }
 
+// Per conversation, its best text among the newest kSearchCandidates
+// matching texts and the newest as many matching headers: the GIN index
+// finds the rows, the planner may instead walk `rid` backwards when a word
+// is in most of them. ts_rank is real; float8 keeps cursors exact. The
+// text itself is read for the page's rows only (kHitText).
+const char* const PgDialect::kConversationHits =
+    "(SELECT DISTINCT ON (conv_rid) conv_rid, score, src, hit_ref FROM ("
+    " (SELECT conv_rid, ts_rank(fts, sq.q, 1)::float8 AS score, src, rid AS hit_ref"
+    "  FROM conversation_text_search, (SELECT to_tsquery('livechat_search', :tsq) AS q) AS sq"
+    "  WHERE shop_id = :shop AND fts @@ sq.q ORDER BY rid DESC LIMIT :cap)"
+    " UNION ALL"
+    " (SELECT conv_rid, ts_rank(fts, sq.q, 1)::float8, 'header', conv_rid"
+    "  FROM conversation_header_search, (SELECT to_tsquery('livechat_search', :tsq) AS q) AS sq"
+    "  WHERE shop_id = :shop AND fts @@ sq.q ORDER BY conv_rid DESC LIMIT :cap)"
+    ") AS m ORDER BY conv_rid, score DESC)";
+
+const char* const PgDialect::kHitText =
+    "CASE page.src WHEN 'header' THEN (SELECT name || chr(10) || email || chr(10) || phone || chr(10) || tags"
+    " FROM conversation_header_search WHERE conv_rid = page.hit_ref)"
+    " ELSE (SELECT body FROM conversation_text_search WHERE rid = page.hit_ref) END";
+
+// Each word quoted as a tsquery lexeme: the caller's words hold no ASCII
+// punctuation, so no quote, backslash or operator of the user's reaches the
+// query syntax; the configuration folds them as it folded the texts.
+void PgDialect::BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
+                                bool prefixLast) {
+  std::string q;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string w = FtsText(words[i]);
+    if (w.find_first_not_of(' ') == std::string::npos) continue;
+    if (!q.empty()) q += " & ";
+    q += "'" + w + "'";
+    if (prefixLast && i + 1 == words.size()) q += ":*";
+  }
+  st.Named(":tsq", q);
+  st.Named(":shop", shopId);
+}
+
 std::string CatalogFtsSql(const std::string& title, const std::string& body) {
   return "setweight(to_tsvector('livechat_fts', " + title + "), 'A') || setweight(to_tsvector('livechat_fts', " +
          body + "), 'D')";

@@ -20,6 +20,14 @@ struct PgDialect {
   // row as NULL.
   static constexpr const char* kEventOfCustomer =
       "strpos(data_json, ?2) > 0 AND livechat_json_text(data_json, 'customerId') = ?2";
+  // The conversation search's matching texts (pg_queries.cc), one row per
+  // conversation: conv_rid, score (higher is better), src, hit_ref.
+  static const char* const kConversationHits;
+  // The matched text of a row `page` of those hits.
+  static const char* const kHitText;
+  // Binds the tsquery kConversationHits reads.
+  static void BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
+                              bool prefixLast);
 };
 
 // Text as the full-text index sees it (pg_queries.cc says why).

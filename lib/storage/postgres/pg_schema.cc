@@ -617,13 +617,181 @@ INSERT INTO event_feed (id, pruned_through) VALUES (1, 0);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id) WHERE state = 'pending';
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations{{
+// Conversation search (SQLite's migration 15, which says what is indexed
+// and why). Two tables with GIN-indexed tsvectors, kept by triggers in the
+// writing transaction: the texts (messages that are not deleted, notes;
+// `rid` is their order of indexing, newest last) and one header per
+// conversation. livechat_search folds accents and case and does not stem,
+// as SQLite's unicode61 with remove_diacritics; livechat_search_vector
+// splits text into words where FTS5 does (every ASCII character but letters
+// and digits, as FtsText in pg_queries.cc).
+constexpr const char* kSchemaV7 = R"sql(
+CREATE TEXT SEARCH CONFIGURATION livechat_search (COPY = pg_catalog.simple);
+ALTER TEXT SEARCH CONFIGURATION livechat_search
+  ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart
+  WITH unaccent, simple;
+CREATE FUNCTION livechat_search_vector(t text) RETURNS tsvector LANGUAGE sql IMMUTABLE AS
+  $$ SELECT to_tsvector('livechat_search', regexp_replace(t, '[\x01-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+', ' ', 'g')) $$;
+
+CREATE TABLE conversation_text_search (
+  rid BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  src TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  conv_rid BIGINT NOT NULL,
+  body TEXT NOT NULL,
+  fts tsvector NOT NULL,
+  UNIQUE (shop_id, src, ref)
+);
+CREATE INDEX conversation_text_search_fts ON conversation_text_search USING GIN (fts);
+CREATE TABLE conversation_header_search (
+  conv_rid BIGINT PRIMARY KEY,
+  shop_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  phone TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  fts tsvector NOT NULL
+);
+CREATE INDEX conversation_header_search_fts ON conversation_header_search USING GIN (fts);
+-- The planner walks `rid` backwards when it believes a word is common and
+-- uses the GIN index when it knows it is rare. With the default statistics a
+-- word outside the most common few hundred (an order number, a name) is
+-- believed common, and the walk reads the whole table (1.7 s on 1,000,000
+-- messages); a long most-common list makes the rare ones known as rare
+-- (1000 is not enough there). The price is planning time: the list is read
+-- at every plan, about 25 ms on that store (bench/RESULTS.md). Headers are
+-- one per conversation, so a walk there costs a tenth as much.
+ALTER TABLE conversation_text_search ALTER COLUMN fts SET STATISTICS 10000;
+ALTER TABLE conversation_header_search ALTER COLUMN fts SET STATISTICS 2000;
+
+CREATE FUNCTION livechat_search_header(r bigint) RETURNS void LANGUAGE sql AS $$
+  DELETE FROM conversation_header_search WHERE conv_rid = r;
+  INSERT INTO conversation_header_search (conv_rid, shop_id, name, email, phone, tags, fts)
+  SELECT rid, shop_id, name, email, phone, tags,
+         livechat_search_vector(name || ' ' || email || ' ' || phone || ' ' || regexp_replace(phone, '\D', '', 'g')
+                                || ' ' || tags)
+  FROM (SELECT c.rid, c.shop_id,
+               coalesce(nullif(cu.name, ''),
+                        nullif(trim(coalesce(cu.first_name, '') || ' ' || coalesce(cu.last_name, '')), ''),
+                        c.customer_name, '') AS name,
+               coalesce(cu.email, c.customer_email, '') AS email,
+               coalesce(cu.phone, '') AS phone,
+               coalesce((SELECT string_agg(t.tag, ' ' ORDER BY t.tag) FROM conversation_tags t
+                         WHERE t.shop_id = c.shop_id AND t.conversation_id = c.id), '') AS tags
+        FROM conversations c LEFT JOIN customers cu ON cu.shop_id = c.shop_id AND cu.id = c.customer_uuid
+        WHERE c.rid = r) AS h;
+$$;
+
+CREATE FUNCTION livechat_search_message() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    DELETE FROM conversation_text_search WHERE shop_id = OLD.shop_id AND src = 'message' AND ref = OLD.id;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    IF NEW.is_deleted = 0 AND NEW.text <> '' THEN
+      INSERT INTO conversation_text_search (shop_id, src, ref, conv_rid, body, fts)
+        SELECT NEW.shop_id, 'message', NEW.id, c.rid, NEW.text, livechat_search_vector(NEW.text)
+        FROM conversations c WHERE c.shop_id = NEW.shop_id AND c.id = NEW.conversation_id;
+    END IF;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER messages_search AFTER INSERT OR DELETE ON messages
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_message();
+CREATE TRIGGER messages_search_update AFTER UPDATE OF text, is_deleted ON messages FOR EACH ROW
+  WHEN (OLD.text IS DISTINCT FROM NEW.text OR OLD.is_deleted IS DISTINCT FROM NEW.is_deleted)
+  EXECUTE FUNCTION livechat_search_message();
+
+CREATE FUNCTION livechat_search_note() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    DELETE FROM conversation_text_search WHERE shop_id = OLD.shop_id AND src = 'note' AND ref = OLD.id;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    IF NEW.text <> '' THEN
+      INSERT INTO conversation_text_search (shop_id, src, ref, conv_rid, body, fts)
+        SELECT NEW.shop_id, 'note', NEW.id, c.rid, NEW.text, livechat_search_vector(NEW.text)
+        FROM conversations c WHERE c.shop_id = NEW.shop_id AND c.id = NEW.conversation_id;
+    END IF;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER notes_search AFTER INSERT OR DELETE ON notes
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_note();
+CREATE TRIGGER notes_search_update AFTER UPDATE OF text ON notes FOR EACH ROW
+  WHEN (OLD.text IS DISTINCT FROM NEW.text) EXECUTE FUNCTION livechat_search_note();
+
+CREATE FUNCTION livechat_search_conversation() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM conversation_header_search WHERE conv_rid = OLD.rid;
+  ELSE
+    PERFORM livechat_search_header(NEW.rid);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER conversations_search AFTER INSERT OR DELETE ON conversations
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_conversation();
+CREATE TRIGGER conversations_search_update AFTER UPDATE OF customer_uuid, customer_name, customer_email
+  ON conversations FOR EACH ROW
+  WHEN (OLD.customer_uuid IS DISTINCT FROM NEW.customer_uuid OR OLD.customer_name IS DISTINCT FROM NEW.customer_name
+        OR OLD.customer_email IS DISTINCT FROM NEW.customer_email)
+  EXECUTE FUNCTION livechat_search_conversation();
+
+CREATE FUNCTION livechat_search_tags() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM livechat_search_header(c.rid) FROM conversations c
+      WHERE c.shop_id = OLD.shop_id AND c.id = OLD.conversation_id;
+  ELSE
+    PERFORM livechat_search_header(c.rid) FROM conversations c
+      WHERE c.shop_id = NEW.shop_id AND c.id = NEW.conversation_id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER conversation_tags_search AFTER INSERT OR DELETE ON conversation_tags
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_tags();
+
+CREATE FUNCTION livechat_search_customer() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM livechat_search_header(c.rid) FROM conversations c
+      WHERE c.shop_id = OLD.shop_id AND c.customer_uuid = OLD.id;
+  ELSE
+    PERFORM livechat_search_header(c.rid) FROM conversations c
+      WHERE c.shop_id = NEW.shop_id AND c.customer_uuid = NEW.id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER customers_search AFTER INSERT OR DELETE ON customers
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_customer();
+CREATE TRIGGER customers_search_update AFTER UPDATE OF name, first_name, last_name, email, phone ON customers
+  FOR EACH ROW
+  WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.first_name IS DISTINCT FROM NEW.first_name
+        OR OLD.last_name IS DISTINCT FROM NEW.last_name OR OLD.email IS DISTINCT FROM NEW.email
+        OR OLD.phone IS DISTINCT FROM NEW.phone)
+  EXECUTE FUNCTION livechat_search_customer();
+
+INSERT INTO conversation_text_search (shop_id, src, ref, conv_rid, body, fts)
+  SELECT m.shop_id, 'message', m.id, c.rid, m.text, livechat_search_vector(m.text) FROM messages m
+  JOIN conversations c ON c.shop_id = m.shop_id AND c.id = m.conversation_id
+  WHERE m.is_deleted = 0 AND m.text <> '' ORDER BY m.seq;
+INSERT INTO conversation_text_search (shop_id, src, ref, conv_rid, body, fts)
+  SELECT n.shop_id, 'note', n.id, c.rid, n.text, livechat_search_vector(n.text) FROM notes n
+  JOIN conversations c ON c.shop_id = n.shop_id AND c.id = n.conversation_id
+  WHERE n.text <> '' ORDER BY n.rid;
+SELECT livechat_search_header(rid) FROM conversations;
+)sql";
+
+constexpr std::array<Migration, 7> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
     {4, kSchemaV4},
     {5, kSchemaV5},
     {6, kSchemaV6},
+    {7, kSchemaV7},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

@@ -23,7 +23,8 @@ namespace {
 // still served, from the events copied).
 bool IsRecordTable(const std::string& name) {
   static const char* const kNotRecords[] = {"livechat_schema", "rate_windows", "cost_buckets", "mcp_sessions",
-                                            "shop_customer_counts", "event_feed"};
+                                            "shop_customer_counts", "event_feed", "conversation_text_search",
+                                            "conversation_header_search"};
   return std::none_of(std::begin(kNotRecords), std::end(kNotRecords), [&](const char* n) { return name == n; });
 }
 

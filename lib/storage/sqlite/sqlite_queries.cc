@@ -43,6 +43,40 @@ std::string QuoteTerm(const std::string& t) {
 
 }  // namespace
 
+// Per conversation, its best text among the newest kSearchCandidates
+// matching message and note texts and the newest as many matching headers
+// (ORDER BY rowid DESC lets FTS5 stop there), ranked by livechat_rank
+// (sqlite_connection.cc); SQLite's max() takes the other columns from the
+// row with the best score. The text itself is read for the page's rows
+// only (kHitText).
+const char* const SqliteDialect::kConversationHits =
+    "(SELECT conv_rid, max(score) AS score, src, hit_ref FROM ("
+    " SELECT * FROM (SELECT conv AS conv_rid, livechat_rank(conversation_text_fts) AS score,"
+    "   CASE rowid & 1 WHEN 0 THEN 'message' ELSE 'note' END AS src, rowid AS hit_ref"
+    "   FROM conversation_text_fts WHERE conversation_text_fts MATCH :text_match ORDER BY rowid DESC LIMIT :cap)"
+    " UNION ALL"
+    " SELECT * FROM (SELECT rowid AS conv_rid, livechat_rank(conversation_header_fts) AS score,"
+    "   'header' AS src, rowid AS hit_ref"
+    "   FROM conversation_header_fts WHERE conversation_header_fts MATCH :header_match ORDER BY rowid DESC LIMIT :cap)"
+    ") GROUP BY conv_rid)";
+
+const char* const SqliteDialect::kHitText =
+    "CASE page.src WHEN 'header' THEN (SELECT name || char(10) || email || char(10) || phone || char(10) || tags"
+    " FROM conversation_header_fts WHERE rowid = page.hit_ref)"
+    " ELSE (SELECT body FROM conversation_text_fts WHERE rowid = page.hit_ref) END";
+
+void SqliteDialect::BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
+                                    bool prefixLast) {
+  std::string all;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    all += (all.empty() ? "" : " AND ") + QuoteTerm(words[i]);
+    if (prefixLast && i + 1 == words.size()) all += " *";
+  }
+  const std::string shop = "shop : " + HexToken('h', shopId);
+  st.Named(":text_match", shop + " AND body : (" + all + ")");
+  st.Named(":header_match", shop + " AND {name email phone phone_digits tags} : (" + all + ")");
+}
+
 Result<std::vector<CatalogHit>> SqliteQueries::Search(const std::string& shopId, const std::string& kind,
                                                       const std::string& parentId,
                                                       const std::vector<std::string>& terms, int limit) {

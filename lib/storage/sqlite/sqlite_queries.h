@@ -19,6 +19,14 @@ struct SqliteDialect {
   static constexpr const char* kEventOfCustomer =
       "instr(data_json, ?2) > 0 AND CASE WHEN json_valid(data_json) THEN json_extract(data_json, '$.customerId') END "
       "= ?2";
+  // The conversation search's matching texts (sqlite_queries.cc), one row
+  // per conversation: conv_rid, score (higher is better), src, hit_ref.
+  static const char* const kConversationHits;
+  // The matched text of a row `page` of those hits.
+  static const char* const kHitText;
+  // Binds the FTS5 queries kConversationHits reads.
+  static void BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
+                              bool prefixLast);
 };
 
 class SqliteQueries final : public storage::SqlQueries<SqliteDialect> {

@@ -564,7 +564,132 @@ INSERT INTO event_feed (id, pruned_through) VALUES (1, 0);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id) WHERE state = 'pending';
 )sql";
 
-constexpr std::array<Migration, 14> kMigrations{{
+// Conversation search (GET /chat/conversations?q=, sqlite_queries.cc): two
+// FTS5 indexes kept by triggers in the writing transaction, so no write path
+// can forget them. The text index holds every message that is not deleted
+// (rowid seq * 2) and every note (rowid * 2 + 1; no VACUUM renumbers them, as
+// for catalog_fts); the header index one row per conversation (its rid):
+// the customer's name, email and phone (also as digits alone, so "5550102"
+// finds "+1 555-0102") and the tags. A redact clears those fields, and the
+// triggers clear them here. `shop` holds one token naming the shop (its
+// hex), so a query never ranks another shop's rows. unicode61 with
+// remove_diacritics folds case and accents; no stemmer, so a word typed so
+// far matches as a prefix of the word indexed (PostgreSQL: livechat_search).
+constexpr const char* kSchemaConversationSearch = R"sql(
+CREATE VIRTUAL TABLE conversation_text_fts USING fts5(shop, body, conv UNINDEXED,
+  tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
+CREATE VIRTUAL TABLE conversation_header_fts USING fts5(shop, name, email, phone, phone_digits, tags,
+  tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
+CREATE VIEW conversation_header_text AS
+  SELECT c.rid AS rid, 'h' || lower(hex(c.shop_id)) AS shop,
+    coalesce(nullif(cu.name, ''), nullif(trim(coalesce(cu.first_name, '') || ' ' || coalesce(cu.last_name, '')), ''),
+             c.customer_name, '') AS name,
+    coalesce(cu.email, c.customer_email, '') AS email,
+    coalesce(cu.phone, '') AS phone,
+    replace(replace(replace(replace(replace(replace(replace(coalesce(cu.phone, ''), ' ', ''), '-', ''), '(', ''), ')', ''),
+      '+', ''), '.', ''), '/', '') AS phone_digits,
+    coalesce((SELECT group_concat(t.tag, ' ') FROM conversation_tags t
+              WHERE t.shop_id = c.shop_id AND t.conversation_id = c.id), '') AS tags
+  FROM conversations c LEFT JOIN customers cu ON cu.shop_id = c.shop_id AND cu.id = c.customer_uuid;
+
+CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN NEW.is_deleted = 0 AND NEW.text <> '' BEGIN
+  INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+    SELECT NEW.seq * 2, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations
+    WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id;
+END;
+CREATE TRIGGER messages_search_update AFTER UPDATE OF text, is_deleted ON messages
+WHEN OLD.text IS NOT NEW.text OR OLD.is_deleted IS NOT NEW.is_deleted BEGIN
+  DELETE FROM conversation_text_fts WHERE rowid = OLD.seq * 2;
+  INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+    SELECT NEW.seq * 2, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations
+    WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id AND NEW.is_deleted = 0 AND NEW.text <> '';
+END;
+CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+  DELETE FROM conversation_text_fts WHERE rowid = OLD.seq * 2;
+END;
+
+CREATE TRIGGER notes_search_insert AFTER INSERT ON notes WHEN NEW.text <> '' BEGIN
+  INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+    SELECT NEW.rowid * 2 + 1, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations
+    WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id;
+END;
+CREATE TRIGGER notes_search_update AFTER UPDATE OF text ON notes WHEN OLD.text IS NOT NEW.text BEGIN
+  DELETE FROM conversation_text_fts WHERE rowid = OLD.rowid * 2 + 1;
+  INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+    SELECT NEW.rowid * 2 + 1, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations
+    WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id AND NEW.text <> '';
+END;
+CREATE TRIGGER notes_search_delete AFTER DELETE ON notes BEGIN
+  DELETE FROM conversation_text_fts WHERE rowid = OLD.rowid * 2 + 1;
+END;
+
+CREATE TRIGGER conversations_search_insert AFTER INSERT ON conversations BEGIN
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid = NEW.rid;
+END;
+CREATE TRIGGER conversations_search_update AFTER UPDATE OF customer_uuid, customer_name, customer_email ON conversations
+WHEN OLD.customer_uuid IS NOT NEW.customer_uuid OR OLD.customer_name IS NOT NEW.customer_name
+  OR OLD.customer_email IS NOT NEW.customer_email BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid = OLD.rid;
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid = NEW.rid;
+END;
+CREATE TRIGGER conversations_search_delete AFTER DELETE ON conversations BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid = OLD.rid;
+END;
+
+CREATE TRIGGER conversation_tags_search_insert AFTER INSERT ON conversation_tags BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid =
+    (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id);
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid =
+      (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id);
+END;
+CREATE TRIGGER conversation_tags_search_delete AFTER DELETE ON conversation_tags BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid =
+    (SELECT rid FROM conversations WHERE shop_id = OLD.shop_id AND id = OLD.conversation_id);
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid =
+      (SELECT rid FROM conversations WHERE shop_id = OLD.shop_id AND id = OLD.conversation_id);
+END;
+
+CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid IN
+    (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND customer_uuid = NEW.id);
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid IN
+      (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND customer_uuid = NEW.id);
+END;
+CREATE TRIGGER customers_search_update AFTER UPDATE OF name, first_name, last_name, email, phone ON customers
+WHEN OLD.name IS NOT NEW.name OR OLD.first_name IS NOT NEW.first_name OR OLD.last_name IS NOT NEW.last_name
+  OR OLD.email IS NOT NEW.email OR OLD.phone IS NOT NEW.phone BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid IN
+    (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND customer_uuid = NEW.id);
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid IN
+      (SELECT rid FROM conversations WHERE shop_id = NEW.shop_id AND customer_uuid = NEW.id);
+END;
+CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN
+  DELETE FROM conversation_header_fts WHERE rowid IN
+    (SELECT rid FROM conversations WHERE shop_id = OLD.shop_id AND customer_uuid = OLD.id);
+  INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+    SELECT * FROM conversation_header_text WHERE rid IN
+      (SELECT rid FROM conversations WHERE shop_id = OLD.shop_id AND customer_uuid = OLD.id);
+END;
+
+INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+  SELECT m.seq * 2, 'h' || lower(hex(m.shop_id)), m.text, c.rid FROM messages m
+  JOIN conversations c ON c.shop_id = m.shop_id AND c.id = m.conversation_id
+  WHERE m.is_deleted = 0 AND m.text <> '';
+INSERT INTO conversation_text_fts (rowid, shop, body, conv)
+  SELECT n.rowid * 2 + 1, 'h' || lower(hex(n.shop_id)), n.text, c.rid FROM notes n
+  JOIN conversations c ON c.shop_id = n.shop_id AND c.id = n.conversation_id
+  WHERE n.text <> '';
+INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digits, tags)
+  SELECT * FROM conversation_header_text;
+)sql";
+
+constexpr std::array<Migration, 15> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -579,6 +704,7 @@ constexpr std::array<Migration, 14> kMigrations{{
     {12, kSchemaWebhookSigning},
     {13, kSchemaIdempotency},
     {14, kSchemaEventFeed},
+    {15, kSchemaConversationSearch},
 }};
 
 }  // namespace
