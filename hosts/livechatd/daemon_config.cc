@@ -280,6 +280,31 @@ std::string ApplyStorefrontSessionsPerIp(DaemonConfig& c, const std::string& v) 
   return "";
 }
 
+std::string ApplyEventStreams(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 100'000, &c.eventStreams)) return "expects a number of streams from 1 to 100000, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyEventStreamsPerKey(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 100'000, &c.eventStreamsPerKey))
+    return "expects a number of streams from 1 to 100000, got \"" + v + "\"";
+  return "";
+}
+
+std::string ApplyEventStreamHeartbeat(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.eventStreamHeartbeatMillis, v, "15s");
+}
+
+std::string ApplyEventStreamPoll(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.eventStreamPollMillis, v, "500ms");
+}
+
+std::string ApplyEventStreamLifetime(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.eventStreamLifetimeMillis, v, "5m");
+}
+
+std::string ApplyWriteTimeout(DaemonConfig& c, const std::string& v) { return SetTimeout(c.writeTimeoutMillis, v, "5s"); }
+
 std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
     return "expects a number of waiting polls from 1 to 100000, got \"" + v + "\"";
@@ -360,6 +385,28 @@ const FlagSpec kFlags[] = {
      "days the change feed (GET /chat/events) keeps events; older ones are removed once delivered, and a cursor "
      "before them answers 410",
      false, ApplyEventRetention},
+    {"event-streams", "N", "threads / 4",
+     "live change feeds (GET /chat/events with Accept: text/event-stream) held at once; each holds a thread, so "
+     "more are refused (429, Retry-After) and the REST API keeps the rest",
+     false, ApplyEventStreams},
+    {"event-streams-per-key", "N", "4", "live change feeds held at once per API key (or admin session)", false,
+     ApplyEventStreamsPerKey},
+    {"event-stream-heartbeat", "DURATION", "15s",
+     "a live change feed sends a comment after this long without an event, keeping proxies from closing it (units "
+     "ms, s, m)",
+     false, ApplyEventStreamHeartbeat},
+    {"event-stream-poll", "DURATION", "500ms",
+     "a live change feed reads the database at least this often, for events written by other instances (this "
+     "instance's own writes wake it at once)",
+     false, ApplyEventStreamPoll},
+    {"event-stream-lifetime", "DURATION", "5m",
+     "a live change feed ends after this long; the client reconnects with Last-Event-ID (keys revoked meanwhile "
+     "are refused then)",
+     false, ApplyEventStreamLifetime},
+    {"write-timeout", "DURATION", "5s",
+     "a client must take each piece of a response within this; a live change feed whose client stops reading is "
+     "closed after it, and the client resumes with Last-Event-ID",
+     false, ApplyWriteTimeout},
     {"demo", nullptr, "off",
      "create a demo store on first start and print its API key and a curl line; "
      "later starts on the same database reuse it (PATH.demo.json)",

@@ -18,6 +18,18 @@ struct DaemonConfig {
   std::string dbPath = "./livechat.db";
   int dbPool = 4;  // read connections
   int eventRetentionDays = 7;  // the change feed (GET /chat/events)
+  // Its live form (Accept: text/event-stream): streams held at once on the
+  // listener (0: a quarter of its threads) and per key, the heartbeat, the
+  // store poll (other instances' writes), a stream's longest life.
+  int eventStreams = 0;
+  int eventStreamsPerKey = 4;
+  std::int64_t eventStreamHeartbeatMillis = 15'000;
+  std::int64_t eventStreamPollMillis = 500;
+  std::int64_t eventStreamLifetimeMillis = 300'000;
+  // A client must take each piece of a response within this (cpp-httplib's
+  // write timeout and the sockets' send timeout); a live stream whose client
+  // stops reading ends after it.
+  std::int64_t writeTimeoutMillis = 5'000;
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: the kernel picks a free port
   bool demo = false;

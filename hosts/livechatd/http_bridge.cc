@@ -1,5 +1,8 @@
 #include "http_bridge.h"
 
+#include <sys/socket.h>
+#include <sys/time.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -75,21 +78,79 @@ class AccessLog {
   std::mutex mu_;  // one whole line per write, never interleaved
 };
 
+// A streamed body's sink over cpp-httplib's: each Write is one chunk of the
+// chunked response. cpp-httplib's write waits at most its write timeout for
+// the socket to take more, and the send itself is bounded by the socket's
+// send timeout (SetSendTimeout), so a client that stops reading fails a
+// Write instead of holding the thread.
+class ChunkSink final : public livechat::StreamSink {
+ public:
+  explicit ChunkSink(httplib::DataSink& sink) : sink_(sink) {}
+  bool Write(std::string_view bytes) override {
+    if (!ok_) return false;
+    ok_ = sink_.is_writable() && sink_.write(bytes.data(), bytes.size());
+    return ok_;
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  httplib::DataSink& sink_;
+  bool ok_ = true;
+};
+
 }  // namespace
 
 void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to) {
   to.status = from.status;
   bool hasContentType = false;
+  std::string contentType;
   for (auto& [name, value] : from.headers) {
     std::string lower = Lowercase(name);
     // cpp-httplib writes the framing headers itself; a second copy would
     // corrupt the response.
     if (lower == "content-length" || lower == "transfer-encoding" || lower == "connection") continue;
-    if (lower == "content-type") hasContentType = true;
+    if (lower == "content-type") {
+      hasContentType = true;
+      // A streamed body's type goes with its provider (which sets it).
+      if (from.stream) {
+        contentType = value;
+        continue;
+      }
+    }
     to.set_header(name, value);
+  }
+  if (from.stream) {
+    // The producer writes the whole stream in one call; its end (or a failed
+    // write) ends the response, and the connection with it: the client
+    // reconnects to resume, and a stream's connection never waits idle for
+    // another request (which would hold a thread, and a stop, for the
+    // keep-alive timeout).
+    to.set_header("Connection", "close");
+    to.set_chunked_content_provider(contentType, [produce = std::move(from.stream)](std::size_t, httplib::DataSink& sink) {
+      ChunkSink out(sink);
+      produce(out);
+      // The last chunk ends the body properly; cpp-httplib 0.11.4 reads no
+      // Connection header of a response, but closes the connection when the
+      // provider answers false.
+      if (out.ok()) sink.done();
+      return false;
+    });
+    return;
   }
   if (!from.body.empty() && !hasContentType) to.set_header("Content-Type", "application/json");
   to.body = std::move(from.body);
+}
+
+void SetSendTimeout(httplib::Server& server, std::chrono::milliseconds timeout) {
+  // Accepted sockets inherit the listening socket's options (Linux), so this
+  // bounds every blocking send on the server's connections.
+  server.set_socket_options([timeout](socket_t sock) {
+    httplib::default_socket_options(sock);
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+    setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  });
 }
 
 // The upload routes, whose bodies may reach transportMaxBody.

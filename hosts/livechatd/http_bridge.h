@@ -4,6 +4,7 @@
 // besides tests that includes <httplib.h>.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include <httplib.h>
@@ -52,6 +53,14 @@ void InstallRequestHooks(httplib::Server& server, const BridgeOptions& options, 
 // The request as the adapters see it. Exposed for tests of the bridge.
 livechat::HttpRequest ToHttpRequest(const httplib::Request& in);
 // An adapter's response copied onto cpp-httplib's (framing headers dropped).
+// A streamed one (HttpResponse::stream) becomes a chunked response whose
+// connection closes when the stream ends.
 void CopyResponse(livechat::HttpResponse&& from, httplib::Response& to);
+
+// A blocking send on any of `server`'s connections gives up after `timeout`
+// (SO_SNDTIMEO, set on the listening socket before it binds, inherited by
+// every accepted one): a client that stops reading cannot hold a thread in
+// send(). cpp-httplib's own write timeout only bounds the wait before it.
+void SetSendTimeout(httplib::Server& server, std::chrono::milliseconds timeout);
 
 }  // namespace livechatd

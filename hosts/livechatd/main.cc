@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cctype>
 #include <cstdlib>
@@ -129,11 +130,14 @@ class ShutdownWatcher {
 };
 
 // Debian's cpp-httplib leaves Nagle on and closes a connection after 5
-// requests: both cost orders of magnitude on keep-alive clients.
-void TuneServer(httplib::Server& s, int threads) {
+// requests: both cost orders of magnitude on keep-alive clients. A client
+// that stops reading gives up its thread after `writeTimeoutMillis`.
+void TuneServer(httplib::Server& s, int threads, std::int64_t writeTimeoutMillis) {
   s.set_tcp_nodelay(true);
   s.set_keep_alive_max_count(1000);
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  s.set_write_timeout(std::chrono::milliseconds(writeTimeoutMillis));
+  livechatd::SetSendTimeout(s, std::chrono::milliseconds(writeTimeoutMillis));
 }
 
 // Binds host:port (0: any free port); the bound port, or -1.
@@ -326,7 +330,13 @@ int main(int argc, char** argv) {
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = store.get();
   serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
-  serviceOptions.onEventsQueued = [d = dispatcher.get()] { d->Notify(); };
+  // Set once the REST adapter exists; read by writers on any thread.
+  std::atomic<livechat::RestApi*> liveFeeds{nullptr};
+  serviceOptions.onEventsQueued = [d = dispatcher.get(), &liveFeeds] {
+    d->Notify();
+    // Live change feeds read now instead of at their next poll.
+    if (livechat::RestApi* r = liveFeeds.load()) r->WakeEventStreams();
+  };
   serviceOptions.onSummaryQueued = [w = summaryWorker.get()] { w->Notify(); };
   serviceOptions.eventRetentionDays = cfg.eventRetentionDays;
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
@@ -371,7 +381,15 @@ int main(int argc, char** argv) {
   restOptions.maxBodyBytes = cfg.maxBodyBytes;
   restOptions.secureCookies = cfg.secureCookies;
   for (const auto& text : cfg.trustedProxies) restOptions.trustedProxies.push_back(*livechat::Cidr::Parse(text));
+  const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
+  // Each live change feed holds one of the listener's threads for its life.
+  restOptions.eventStreams.maxStreams = cfg.eventStreams > 0 ? cfg.eventStreams : std::max(1, httpThreads / 4);
+  restOptions.eventStreams.maxStreamsPerKey = cfg.eventStreamsPerKey;
+  restOptions.eventStreams.heartbeatMillis = cfg.eventStreamHeartbeatMillis;
+  restOptions.eventStreams.pollMillis = cfg.eventStreamPollMillis;
+  restOptions.eventStreams.lifetimeMillis = cfg.eventStreamLifetimeMillis;
   auto rest = std::make_unique<livechat::RestApi>(*service, restOptions);
+  liveFeeds.store(rest.get());
   livechat::GraphQLApiOptions graphqlOptions;
   graphqlOptions.maxBodyBytes = cfg.maxBodyBytes;
   graphqlOptions.bucketCapacity = cfg.graphqlBucket;
@@ -389,7 +407,6 @@ int main(int argc, char** argv) {
   livechat::PlatformOptions platformOptions;
   platformOptions.appSecret = cfg.platformSecret;
   auto platform = std::make_unique<livechat::PlatformApi>(*service, platformOptions);
-  const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
   storefrontOptions.trustedProxies = restOptions.trustedProxies;
@@ -412,7 +429,7 @@ int main(int argc, char** argv) {
   {
     httplib::Server server;
     const int threads = httpThreads;
-    TuneServer(server, threads);
+    TuneServer(server, threads, cfg.writeTimeoutMillis);
     std::optional<std::string> demoAppId;
     if (demo) {
       auto shop = service->GetShop(demo->shopId);
@@ -434,7 +451,7 @@ int main(int argc, char** argv) {
     // --graphql-listen: a second listener with the GraphQL endpoint only.
     SecondListener graphqlListener;
     if (cfg.graphqlPort >= 0) {
-      TuneServer(graphqlListener.server, threads);
+      TuneServer(graphqlListener.server, threads, cfg.writeTimeoutMillis);
       livechatd::InstallBridge(graphqlListener.server, nullptr, graphql.get(), *store,
                                {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
       int gport = Bind(graphqlListener.server, cfg.graphqlHost, cfg.graphqlPort);
@@ -446,7 +463,7 @@ int main(int argc, char** argv) {
     SecondListener storefrontListener;
     std::string storefrontBase;
     if (storefrontApart) {
-      TuneServer(storefrontListener.server, storefrontThreads);
+      TuneServer(storefrontListener.server, storefrontThreads, cfg.writeTimeoutMillis);
       livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
       livechatd::BridgeOptions storefrontBridge{cfg.accessLog, transportMaxBody, obs};
       storefrontBridge.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
@@ -487,7 +504,10 @@ int main(int argc, char** argv) {
     std::fputs(adminLine.c_str(), stdout);
     std::fflush(stdout);
 
-    ShutdownWatcher watcher(server, [&storefront] { storefront->WakeAll(); });
+    ShutdownWatcher watcher(server, [&storefront, &rest] {
+      storefront->WakeAll();
+      rest->StopEventStreams();
+    });
     // Deliveries queued before this start (or before a crash) go out now.
     dispatcher->Start();
     // Summaries of resolves queued before this start (or a crash) are made now.
@@ -502,6 +522,7 @@ int main(int argc, char** argv) {
   dispatcher->Stop();
   summaryWorker->Stop();
   eventPruner->Stop();
+  liveFeeds.store(nullptr);
   rest.reset();
   mcp.reset();
   platform.reset();

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,10 +30,27 @@ struct HttpRequest {
   std::optional<std::string> Header(std::string_view name) const;
 };
 
+// Where a streamed response body goes (HttpResponse::stream). The host
+// implements it over its socket; an in-process test over a string.
+class StreamSink {
+ public:
+  virtual ~StreamSink() = default;
+  // Sends `bytes` to the client, blocking until the transport has taken them.
+  // False when the client is gone or did not take them within the transport's
+  // write timeout: the producer must return then (nothing more can be sent).
+  virtual bool Write(std::string_view bytes) = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // A body produced after the status and headers are sent (a live stream,
+  // text/event-stream): set instead of `body`. The host calls it once, on the
+  // thread serving the request, and ends the response when it returns; it
+  // returns when the stream is over or a Write failed. Copyable, so what it
+  // holds (a stream slot) is shared and released when the last copy goes.
+  std::function<void(StreamSink&)> stream;
   // The route template the adapter matched ("/chat/conversations/{conversationId}"),
   // empty when it answered before routing or no route matched. Never sent: hosts
   // label metrics with it without parsing the target again.

@@ -14,11 +14,24 @@
 
 namespace livechat {
 
+// The live form of the change feed: GET /chat/events with Accept:
+// text/event-stream (docs/api/README.md, "Change feed"). Each stream holds a
+// host thread for its whole life, so they are counted and capped.
+struct EventStreamOptions {
+  int maxStreams = 16;        // open at once on this RestApi; more: 429 with Retry-After
+  int maxStreamsPerKey = 4;   // open at once per API key (or admin session)
+  Millis heartbeatMillis = 15'000;   // a `: heartbeat` comment after this long without a write
+  Millis pollMillis = 500;    // the store is read at least this often (writes by other instances)
+  Millis lifetimeMillis = 300'000;   // a stream ends after this long; the client resumes (Last-Event-ID)
+  Millis retryMillis = 2'000;  // the `retry:` hint: how long a client waits before reconnecting
+};
+
 struct RestOptions {
   std::size_t maxBodyBytes = 1 << 20;  // larger bodies: 413 PAYLOAD_TOO_LARGE
   std::vector<Cidr> trustedProxies;    // peers whose X-Forwarded-For is believed
   std::string sessionCookieName = "lc_session";
   bool secureCookies = false;          // add `Secure` to the session cookie (behind TLS)
+  EventStreamOptions eventStreams;
 };
 
 // Thread-safe; holds no per-request state.
@@ -41,6 +54,15 @@ class RestApi {
   // key's too when X-Api-Key is valid) and carries their headers, or is 429
   // when a window is spent. `req` has its headers and no body.
   HttpResponse RefuseUnreadBody(const HttpRequest& req, const Error& refusal);
+
+  // Open event streams read the store now rather than at their next poll:
+  // call after a write in this process committed events (cheap, any thread).
+  void WakeEventStreams();
+  // Every open event stream ends at once and new ones are refused: the host
+  // calls it when it stops, so no stream holds the stop up.
+  void StopEventStreams();
+  // Event streams open now (for tests and metrics).
+  int OpenEventStreams() const;
 
  private:
   struct Impl;

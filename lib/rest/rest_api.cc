@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "livechat/json_codec.h"
+#include "rest/event_stream.h"
 #include "rest/rest_request.h"
 #include "rest/rest_response.h"
 #include "rest/rest_routes.h"
@@ -101,6 +102,7 @@ HttpResponse BadTarget() {
 struct RestApi::Impl {
   ChatService& service;
   RestOptions options;
+  rest::EventStreams streams;  // the live change feed's open streams
 
   // The public API's authentication: the X-Api-Key header's principal.
   Result<Principal> KeyPrincipal(const HttpRequest& req);
@@ -185,9 +187,15 @@ const std::vector<RestApi::Impl::AdminRoute>& RestApi::Impl::AdminRoutes() {
 }
 
 RestApi::RestApi(ChatService& service, RestOptions options)
-    : impl_(std::make_unique<Impl>(Impl{service, std::move(options)})) {}
+    : impl_(std::make_unique<Impl>(Impl{service, options, rest::EventStreams(options.eventStreams)})) {}
 
 RestApi::~RestApi() = default;
+
+void RestApi::WakeEventStreams() { impl_->streams.Wake(); }
+
+void RestApi::StopEventStreams() { impl_->streams.Stop(); }
+
+int RestApi::OpenEventStreams() const { return impl_->streams.open(); }
 
 bool RestApi::Owns(std::string_view target) { return SurfaceOf(target) != Surface::kNone; }
 
@@ -323,7 +331,8 @@ HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::option
     if (!target) return BadTarget();
     if (!principal.ok()) return rest::ErrorResponse(principal.error());
     return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes,
-                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); });
+                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); },
+                              &streams);
   });
 }
 
@@ -359,7 +368,8 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
     if (segs.size() < 2 || segs[1] != "chat")
       return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
     return rest::DispatchChat(service, *session, req, *target, 1, options.maxBodyBytes,
-                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*session, req, run); });
+                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*session, req, run); },
+                              &streams);
   }
   HttpResponse resp = m.row ? m.row->serve(*this, req, *target, ip, session ? &*session : nullptr)
                             : rest::MethodNotAllowed(req.method, m.allow);

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "livechat/json_codec.h"
+#include "rest/event_stream.h"
 #include "rest/rest_request.h"
 #include "rest/rest_response.h"
 
@@ -16,6 +17,8 @@ struct RouteContext {
   const ParsedTarget& target;
   std::vector<std::string> params;  // path parameters, in pattern order
   const JsonBody* body;             // null when the route reads no body or none was sent
+  const HttpRequest& req;
+  EventStreams* streams;            // null: no live streams on this surface
 };
 
 using Handler = Result<HttpResponse> (*)(RouteContext&);
@@ -296,6 +299,19 @@ Result<HttpResponse> ListEventFeed(RouteContext& c) {
     }
     r.types = std::move(list);
   }
+  if (c.streams && WantsEventStream(c.req)) {
+    // The live form. Last-Event-ID, which a reconnecting EventSource sends,
+    // means what `after` means and wins over it.
+    if (auto last = c.req.Header("last-event-id"); last && !last->empty()) r.after = *last;
+    const Principal& p = c.principal;
+    const std::string owner = p.keyId ? "key " + *p.keyId : p.memberId ? "member " + *p.memberId : "system";
+    // The place first: a refused stream costs no read. The first read's
+    // errors (403, 400, 410) are answered as JSON before any stream starts.
+    LC_ASSIGN_OR_RETURN(EventStreams::Slot slot, c.streams->Open(owner));
+    const std::uint64_t seen = c.streams->Generation();
+    LC_ASSIGN_OR_RETURN(EventFeedPage first, c.service.ListEventFeed(p, r));
+    return c.streams->Response(c.service, p, std::move(r), std::move(first), seen, std::move(slot));
+  }
   LC_ASSIGN_OR_RETURN(EventFeedPage feed, c.service.ListEventFeed(c.principal, r));
   std::string items = "[";
   for (std::size_t i = 0; i < feed.items.size(); ++i) {
@@ -478,7 +494,7 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
 
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
-                          const RouteRunner& around) {
+                          const RouteRunner& around, EventStreams* streams) {
   std::vector<std::string> params;
   const bool admin = principal.kind == Principal::Kind::kAdminSession;
   auto m = MatchRoute(Routes(), req.method, [&](const Route& route) {
@@ -495,7 +511,8 @@ HttpResponse DispatchChat(ChatService& service, const Principal& principal, cons
     auto body = JsonBody::FromRequest(req, route.body, maxBodyBytes);
     if (!body.ok()) return ErrorResponse(body.error());
     // A required body is always present here; handlers of kOptional routes ignore it.
-    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr};
+    RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr, req,
+                     streams};
     Result<HttpResponse> resp = route.handler(ctx);
     return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
   };

@@ -19,10 +19,13 @@ namespace livechat::rest {
 // another method: 405 METHOD_NOT_ALLOWED with an Allow header.
 // Wraps the run of a matched route (rest_api.cc's Idempotency-Key handling):
 // a path or method with no route answers 404 or 405 without it.
+// `streams`: where GET /chat/events with Accept: text/event-stream opens a
+// live stream; null: that request gets the polled list.
 using RouteRunner = std::function<HttpResponse(const std::function<HttpResponse()>& run)>;
+class EventStreams;
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
-                          const RouteRunner& around = {});
+                          const RouteRunner& around = {}, EventStreams* streams = nullptr);
 
 // The route template ("/chat/conversations/{conversationId}") that
 // `segments[first..]` match under any method, or empty optional.

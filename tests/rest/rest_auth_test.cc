@@ -288,7 +288,7 @@ TEST_CASE("Rate limit per source IP: 300 across keys; failed authentications cou
 }
 
 TEST_CASE("Every /chat response carries the rate-limit headers") {
-  RestFixture f(Limits{}, RestOptions{64, {}, "lc_session", false});
+  RestFixture f(Limits{}, RestOptions{64, {}, "lc_session", false, {}});
   auto conv = f.Inbound("hi");
   std::vector<Reply> replies;
   replies.push_back(f.Get("/chat/members"));                                          // 200

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -89,7 +90,33 @@ inline std::vector<std::string> Column(const rapidjson::Value& arr, const char* 
   return out;
 }
 
-// A parsed response: status, headers and the JSON body.
+// Runs a streamed response's producer (HttpResponse::stream) as a host
+// would, appending what it writes to `resp.body`, until `enough(body)` says
+// so (that Write fails, as when the client goes) or the producer returns.
+inline void ConsumeStream(HttpResponse& resp, const std::function<bool(const std::string&)>& enough) {
+  struct Sink final : StreamSink {
+    std::string& body;
+    const std::function<bool(const std::string&)>& enough;
+    bool done = false;
+    Sink(std::string& b, const std::function<bool(const std::string&)>& e) : body(b), enough(e) {}
+    bool Write(std::string_view bytes) override {
+      if (done) return false;
+      body.append(bytes);
+      done = enough(body);
+      return !done;
+    }
+  } sink(resp.body, enough);
+  auto produce = std::move(resp.stream);
+  resp.stream = nullptr;
+  produce(sink);
+}
+
+// A streamed response read until it is idle: its first heartbeat comes once
+// every event so far was written.
+inline bool UntilHeartbeat(const std::string& body) { return body.find("\n: heartbeat\n") != std::string::npos; }
+
+// A parsed response: status, headers and the JSON body (a stream's text in
+// raw.body, no JSON).
 struct Reply {
   HttpResponse raw;
   rapidjson::Document json;
@@ -244,11 +271,14 @@ class RestFixture {
     if (!body.empty()) req.headers.emplace_back("content-type", "application/json");
     return req;
   }
-  Reply Send(const HttpRequest& req) {
+  // A streamed answer is read until UntilHeartbeat, or `enough`.
+  Reply Send(const HttpRequest& req, const std::function<bool(const std::string&)>& enough = UntilHeartbeat) {
     Reply r;
     r.raw = api_->Handle(req);
+    const bool streamed = static_cast<bool>(r.raw.stream);
+    if (streamed) ConsumeStream(r.raw, enough);
     RecordExchange(req, r.raw);
-    r.json = ParseJson(r.raw.body);
+    if (!streamed) r.json = ParseJson(r.raw.body);
     return r;
   }
   Reply Call(const std::string& method, const std::string& target, const std::string& body = "") {

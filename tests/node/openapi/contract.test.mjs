@@ -165,8 +165,12 @@ function check(ex) {
     return `${ex.method} ${path}: adapter reported route ${ex.route}, the document's is ${template}`;
   const response = deref(op.responses[String(ex.status)]);
   if (!response) return `${ex.method} ${template}: undocumented status ${ex.status}`;
+  const contentType = (ex.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const media = response.content?.['application/json'];
-  if (media) {
+  if (contentType === 'text/event-stream') {
+    const problem = checkEventStream(ex, template, response);
+    if (problem) return problem;
+  } else if (media) {
     let body;
     try {
       body = JSON.parse(ex.body);
@@ -194,6 +198,36 @@ function check(ex) {
   return null;
 }
 
+
+// A live stream (text/event-stream): documented for this response, and each
+// event's data valid against the media's x-sse-data schema, with the SSE id
+// and event name the data's own cursor and type.
+function checkEventStream(ex, template, response) {
+  const media = response.content?.['text/event-stream'];
+  const key = `${ex.method} ${template} ${ex.status} text/event-stream`;
+  if (!media) return `${key}: not documented`;
+  if (!media['x-sse-data']) return `${key}: no x-sse-data schema for the events' data`;
+  const v = validatorFor(key, media['x-sse-data']);
+  for (const block of ex.body.split('\n\n')) {
+    const fields = {};
+    for (const line of block.split('\n')) {
+      if (!line || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
+    }
+    if (fields.data === undefined) continue;
+    let data;
+    try {
+      data = JSON.parse(fields.data);
+    } catch {
+      return `${key}: an event's data is not JSON`;
+    }
+    if (!v(data)) return `${key}: ${describe(v.errors)}\n  data: ${fields.data.slice(0, 600)}`;
+    if (fields.id !== data.cursor || fields.event !== data.type)
+      return `${key}: id "${fields.id}" / event "${fields.event}" are not the data's cursor and type`;
+  }
+  return null;
+}
 
 // An outbound delivery against doc.webhooks[event]: its declared headers and body.
 function checkDelivery(d) {
