@@ -2,7 +2,8 @@
 // both backends: SQLite and PostgreSQL run the same statements (standard
 // SQL both accept: upserts, RETURNING, row values, CAST), and a backend's
 // dialect `D` supplies its connection and statement types and the few
-// fragments that differ (D::kRowOrder, D::kTagsOf, D::kEventOfCustomer, and the
+// fragments that differ (D::kRowOrder, D::kTagsOf, D::kEventOfCustomer,
+// D::kDeleteCatalogText, and the
 // conversation search's D::kConversationHits and D::BindSearchWords).
 // The definitions are in sql_queries_impl.h, compiled once per backend
 // (sql_queries_impl.h, pg_queries.cc), each of which adds its own full-text
@@ -181,6 +182,9 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<CatalogItem>> ListCatalogItems(const std::string& shopId, const std::string& kind,
                                                     const std::string& parentId, const std::string& afterId,
                                                     int limit) override;
+  // Children (a product's FAQ entries) go with their parent; the backend's
+  // full-text row with it (D::kDeleteCatalogText).
+  Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
   Result<std::vector<CatalogHit>> SearchCatalog(const std::string& shopId, const std::string& kind,
                                                 const std::vector<std::string>& terms, int limit) override;
   Result<std::vector<CatalogHit>> SearchCatalogChildren(const std::string& shopId, const std::string& kind,

@@ -22,6 +22,8 @@ struct PgDialect {
       "strpos(data_json, ?2) > 0 AND livechat_json_text(data_json, 'customerId') = ?2";
   // The conversation search's matching texts (pg_queries.cc), one row per
   // conversation: conv_rid, score (higher is better), src, hit_ref.
+  // The catalog's full-text column goes with its row: nothing to remove.
+  static constexpr const char* kDeleteCatalogText = "";
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
@@ -43,7 +45,6 @@ class PgQueries final : public storage::SqlQueries<PgDialect> {
   // The store knowledge's full-text index (tsvector and GIN): items are written and
   // searched through it.
   Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
-  Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
 
  protected:
   Result<std::vector<CatalogHit>> Search(const std::string& shopId, const std::string& kind, const std::string& parentId,

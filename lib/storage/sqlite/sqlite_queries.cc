@@ -169,49 +169,4 @@ Status SqliteQueries::PutCatalogItem(const CatalogItem& item, const std::vector<
   return Status::Ok();
 }
 
-Result<bool> SqliteQueries::DeleteCatalogItem(const std::string& shopId, const std::string& kind,
-                                              const std::string& id) {
-  static const std::string sel = "SELECT rowid FROM catalog_items WHERE shop_id = ?1 AND kind = ?2 AND id = ?3";
-  std::int64_t rowid = 0;
-  {
-    // Scoped: statements are cached per connection, and the recursion below
-    // reuses this one.
-    LC_ASSIGN_OR_RETURN(Statement s, conn_.Prepare(sel));
-    s.Add(shopId).Add(kind).Add(id);
-    LC_ASSIGN_OR_RETURN(bool row, s.Step());
-    if (!row) return false;
-    rowid = s.Int(0);
-  }
-  // Children (a product's FAQ entries) go with their parent, from every kind.
-  static const std::string kids =
-      "SELECT kind, id FROM catalog_items WHERE shop_id = ?1 AND parent_id = ?2 AND kind <> ?3";
-  std::vector<std::pair<std::string, std::string>> children;
-  {
-    LC_ASSIGN_OR_RETURN(Statement k, conn_.Prepare(kids));
-    k.Add(shopId).Add(id).Add(kind);
-    for (;;) {
-      LC_ASSIGN_OR_RETURN(bool r, k.Step());
-      if (!r) break;
-      children.emplace_back(k.Text(0), k.Text(1));
-    }
-  }
-  for (const auto& [ck, cid] : children) {
-    LC_ASSIGN_OR_RETURN(bool gone, DeleteCatalogItem(shopId, ck, cid));
-    (void)gone;
-  }
-  static const std::string delFts = "DELETE FROM catalog_fts WHERE rowid = ?1";
-  LC_ASSIGN_OR_RETURN(Statement d, conn_.Prepare(delFts));
-  d.Add(rowid);
-  LC_RETURN_IF_ERROR(d.Run());
-  static const std::string delKeys = "DELETE FROM catalog_keys WHERE shop_id = ?1 AND kind = ?2 AND item_id = ?3";
-  LC_ASSIGN_OR_RETURN(Statement dk, conn_.Prepare(delKeys));
-  dk.Add(shopId).Add(kind).Add(id);
-  LC_RETURN_IF_ERROR(dk.Run());
-  static const std::string delItem = "DELETE FROM catalog_items WHERE rowid = ?1";
-  LC_ASSIGN_OR_RETURN(Statement di, conn_.Prepare(delItem));
-  di.Add(rowid);
-  LC_RETURN_IF_ERROR(di.Run());
-  return true;
-}
-
 }  // namespace livechat::sqlite

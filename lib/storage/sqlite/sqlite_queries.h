@@ -21,6 +21,8 @@ struct SqliteDialect {
       "= ?2";
   // The conversation search's matching texts (sqlite_queries.cc), one row
   // per conversation: conv_rid, score (higher is better), src, hit_ref.
+  // Removes a catalog item's full-text row (catalog_fts shares its rowid).
+  static constexpr const char* kDeleteCatalogText = "DELETE FROM catalog_fts WHERE rowid = ?1";
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
@@ -36,7 +38,6 @@ class SqliteQueries final : public storage::SqlQueries<SqliteDialect> {
   // The store knowledge's full-text index (FTS5): items are written and
   // searched through it.
   Status PutCatalogItem(const CatalogItem& item, const std::vector<std::string>& keys) override;
-  Result<bool> DeleteCatalogItem(const std::string& shopId, const std::string& kind, const std::string& id) override;
 
  protected:
   Result<std::vector<CatalogHit>> Search(const std::string& shopId, const std::string& kind, const std::string& parentId,
