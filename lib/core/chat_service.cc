@@ -45,9 +45,15 @@ ChatService::ChatService(ServiceOptions options)
         &options_.metrics->GetCounter(metric::kLoginThrottled, metric::kLoginThrottledHelp, {{"scope", "address"}});
   }
   // Writes by other instances on a shared database (PostgreSQL) wake this
-  // instance's long-polls as its own writes do (through store_).
+  // instance's long-polls as its own writes do (through store_), and what
+  // onEventsQueued wakes: such a write may have queued events, and this
+  // instance's live change feeds and dispatcher then read them now rather
+  // than at their next poll.
   if (options_.store)
-    options_.store->WatchOtherWriters([this](const std::string& id) { NotifyConversationChanged(id); });
+    options_.store->WatchOtherWriters([this](const std::string& id) {
+      NotifyConversationChanged(id);
+      if (options_.onEventsQueued) options_.onEventsQueued();
+    });
 }
 
 ChatService::~ChatService() {

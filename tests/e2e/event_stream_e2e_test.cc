@@ -262,6 +262,24 @@ TEST_CASE("live feed e2e: while 3 writers write, a reader that disconnects twice
   CHECK(seen == polled);
 }
 
+TEST_CASE("live feed e2e: on PostgreSQL another instance's write reaches a stream at once, not at its next poll") {
+  // One instance on SQLite: its own writes wake its streams (rest_event_stream_test.cc).
+  if (!livechat::testing::TestOnPostgres()) return;
+  Setup s(2, {"--event-stream-poll", "60s"});
+  const std::string last = s.Polled(s.allKey).back();
+  SseClient c(s.Port(0));
+  REQUIRE(c.Open("/chat/events", s.allKey, last) == 200);
+  // The stream has read once (nothing after `last`) and now waits for its
+  // 60 s poll, or a wake-up.
+  c.ReadUntil([](const SseParser& p) { return !p.retry.empty(); }, 5s);
+  const auto start = Steady::now();
+  REQUIRE(s.Reply(1, "written on the other instance"));
+  REQUIRE(c.ReadUntil([](const SseParser& p) { return !p.events.empty(); }, 20s));
+  CHECK(Steady::now() - start < 5s);
+  CHECK(c.sse.events[0].event == "message.created");
+  CHECK(c.sse.events[0].data.find("written on the other instance") != std::string::npos);
+}
+
 TEST_CASE("live feed e2e: heartbeats at the configured interval; no customer.created without Read customers; "
           "SIGTERM with streams open stops at once") {
   Setup s(1, {"--event-stream-heartbeat", "300ms"});
