@@ -97,7 +97,11 @@ sleep 0.5
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   echo "backend: $backend $([ "$backend" = postgres ] && psql -Atc 'SELECT version()' || sqlite3 --version 2>/dev/null || true)"
   echo "build: $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2))"
-  echo "seed: $convs conversations x 10 messages in $(python3 -c "print(round($t1-$t0,1))") s (0: seeded before, ${LC_DB:-})"
+  if [ -n "${LC_DB:-}" ]; then
+    echo "seed: $convs conversations x 10 messages, seeded before ($LC_DB)"
+  else
+    echo "seed: $convs conversations x 10 messages in $(python3 -c "print(round($t1-$t0,1))") s"
+  fi
   echo "ceiling body: $size bytes (the q=order page of 20)"
   echo "wrk: 1 connection, ${dur}s per query"
 } >"$out"

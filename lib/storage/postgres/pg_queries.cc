@@ -1,6 +1,6 @@
 // The shared queries (storage/common/sql_queries_impl.h) compiled for
-// PostgreSQL, and what only PostgreSQL does: the store knowledge's tsvector
-// index.
+// PostgreSQL, and what only PostgreSQL does: the tsvector side of the store
+// knowledge's search and of the conversation search.
 #include <string>
 
 #include "storage/common/sql_queries_impl.h"

@@ -1,5 +1,6 @@
 // The shared queries (storage/common/sql_queries_impl.h) compiled for
-// SQLite, and what only SQLite does: the store knowledge's FTS5 index.
+// SQLite, and what only SQLite does: the FTS5 side of the store knowledge's
+// search and of the conversation search.
 #include <string>
 
 #include "storage/common/sql_queries_impl.h"
