@@ -73,6 +73,19 @@ std::vector<std::string> Ids(const SseParser& p) {
   return ids;
 }
 
+// One line per event, "type cursor": a failed comparison prints both feeds
+// as text a person can compare.
+std::string Listing(const SseParser& p) {
+  std::string out;
+  for (const auto& e : p.events) out += e.event + " " + e.id + "\n";
+  return out;
+}
+std::string Listing(const Polled& p) {
+  std::string out;
+  for (std::size_t i = 0; i < p.cursors.size(); ++i) out += p.types[i] + " " + p.cursors[i] + "\n";
+  return out;
+}
+
 // A stream consumed on a thread of its own, as a host would, readable while
 // it runs.
 class LiveReader {
@@ -285,11 +298,17 @@ TEST_CASE("event stream: events written while it is open follow in order, each o
       }
     });
   for (auto& t : writers) t.join();
-  // Per writer: customer.created and conversation.created once, then a
-  // message.created per message.
-  const std::size_t total = 6 + kWriters * (2 + kEach);
+  // Per writer: customer.created once, then a conversation (an inbound
+  // message without a conversation id starts one) with its message.created
+  // per message. The wait is for that exact count, so the stream has caught
+  // up with every write when the feeds are compared.
+  const std::size_t total = 6 + kWriters * (1 + 2 * kEach);
   REQUIRE(reader.WaitFor([&](const SseParser& p) { return p.events.size() >= total; }));
-  CHECK(Ids(reader.Parsed()) == PollAll(f).cursors);
+  CHECK(Listing(reader.Parsed()) == Listing(PollAll(f)));
+  // The stream would otherwise notice its closed client only at the next
+  // heartbeat, a minute away.
+  f.api().StopEventStreams();
+  CHECK(reader.WaitEnd(5s));
 }
 
 TEST_CASE("event stream: it ends on a stop, at the end of its life, and when a write fails; each gives its place back") {
