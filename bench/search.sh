@@ -95,7 +95,7 @@ sleep 0.5
 {
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -srm)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-  echo "backend: $backend $([ "$backend" = postgres ] && psql -Atc 'SELECT version()' || sqlite3 --version 2>/dev/null || true)"
+  echo "backend: $backend $([ "$backend" = postgres ] && psql -d "$db" -Atc 'SELECT version()' || sqlite3 --version 2>/dev/null || true)"
   echo "build: $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2))"
   if [ -n "${LC_DB:-}" ]; then
     echo "seed: $convs conversations x 10 messages, seeded before ($LC_DB)"
