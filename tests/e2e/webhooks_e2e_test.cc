@@ -267,7 +267,8 @@ TEST_CASE("webhooks: every event reaches a real HTTPS receiver, signed; 503s are
   std::set<std::string> deliveryIds;
   std::vector<std::string> messageTexts, tagLists;
   for (const auto& [eventId, reqs] : byEvent) {
-    CAPTURE(eventId);
+    const std::string& event = eventId;  // clang 14 cannot capture a structured binding
+    CAPTURE(event);
     REQUIRE(reqs.size() == 1);  // answered 200 the first time: sent once
     CHECK(reqs[0].answeredWith == 200);
     auto env = CheckDelivery(reqs[0], sub, w->storeId);

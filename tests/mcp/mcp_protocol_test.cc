@@ -218,7 +218,8 @@ TEST_CASE("Accept must allow application/json; Content-Type must be application/
   const std::vector<std::pair<std::string, int>> typed = {{"Application/JSON; charset=UTF-8", 200},
                                                           {"application/json;charset=latin1", 415}};
   for (const auto& [type, status] : typed) {
-    CAPTURE(type);
+    const std::string& contentType = type;  // clang 14 cannot capture a structured binding
+    CAPTURE(contentType);
     HttpRequest r = f.McpRequest(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
     r.headers[2].second = type;  // the content-type
     CHECK(f.Send(r).status() == status);

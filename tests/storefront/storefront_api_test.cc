@@ -435,7 +435,8 @@ TEST_CASE("storefront: every path answers a preflight, and another method is 405
       {"/storefront/commands", "POST, OPTIONS"}, {"/storefront/pageviews", "POST, OPTIONS"},
       {"/storefront/updates", "GET, OPTIONS"}};
   for (const auto& [path, allow] : routes) {
-    CAPTURE(path);
+    const std::string& route = path;  // clang 14 cannot capture a structured binding
+    CAPTURE(route);
     HttpRequest pre = f.StorefrontRequest("OPTIONS", path, "", "", "");
     pre.headers.emplace_back("origin", "https://shop.example");
     Reply r = f.SendStorefront(pre);

@@ -16,7 +16,7 @@ fi
 out="$bin/fuzz"
 mkdir -p "$out"
 if ! "$clangxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -fsanitize-ignorelist="$src/tests/graphql/fuzz/ubsan_ignorelist.txt" \
+    -fsanitize-ignorelist="$src/tests/sanitizers/ubsan_ignorelist.txt" \
     -DRAPIDJSON_HAS_STDSTRING=1 -I"$src/include" -I"$src/lib" -I"$src/tests" \
     "$src/tests/graphql/fuzz/graphql_fuzzer.cc" "$src"/lib/graphql/*.cc "$src"/lib/base/*.cc \
     "$bin/liblivechat_http.a" "$bin/liblivechat_core.a" -lsodium -lfmt -o "$out/graphql_fuzzer" 2>"$out/build.log"; then

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The whole ctest suite again, built by clang under AddressSanitizer and
+# UndefinedBehaviorSanitizer: the unit, storage, REST, webhooks, GraphQL, MCP
+# and storefront suites on SQLite and on PostgreSQL, the end-to-end tests with
+# their real livechatd processes, and the node and Chromium tests against that
+# instrumented livechatd. `.ci/run` runs it after ./scripts/test.sh.
+#
+#   ./scripts/test-sanitizers.sh [extra ctest arguments, e.g. -R e2e]
+#
+# Every process (tests and the livechatd/livechatctl they start) writes its
+# reports to files under build/asan/sanitizer-reports; a report anywhere fails
+# the run even when the process that made it was a child whose exit status no
+# test reads. Suppressions, each with its reason: tests/sanitizers/.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/deps.sh
+source "$root/scripts/deps.sh"
+livechat_install_test_deps
+
+build="$root/build/asan"
+# fuzzer-no-link: the same tree also builds the libFuzzer targets (tests/fuzz).
+flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined"
+flags+=" -fsanitize-ignorelist=$root/tests/sanitizers/ubsan_ignorelist.txt"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DLIVECHAT_BUILD_TESTS=ON -DLIVECHAT_BUILD_HOSTS=ON -DLIVECHAT_FUZZ=ON
+cmake --build "$build" -j "$(livechat_jobs)"
+
+reports="$build/sanitizer-reports"
+rm -rf "$reports"
+mkdir -p "$reports"
+supp="$root/tests/sanitizers"
+export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1"
+
+status=0
+# The install test builds an embedder against the installed package with the
+# system compiler (no sanitizer runtime), and the GraphQL fuzz target is
+# already built with ASan and UBSan by its own script: both run in test.sh.
+pg_virtualenv -t -o fsync=off -o max_connections=400 \
+  ctest --test-dir "$build" --output-on-failure -j "$(livechat_jobs)" -E '^(install|graphql_fuzz)$' "$@" || status=$?
+
+# ThreadSanitizer over the suites whose tests run threads against each other:
+# store transactions and the multi-instance PostgreSQL concurrency tests
+# (storage), the rate limiter, summary worker and service (core), the
+# dispatcher (webhooks) and the storefront's waiting polls (storefront), on
+# both backends. Only their binaries are built in this tree.
+tsan="$root/build/tsan"
+tflags="-O1 -g -fno-omit-frame-pointer -fsanitize=thread"
+CC=clang CXX=clang++ cmake -S "$root" -B "$tsan" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS="$tflags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+  -DLIVECHAT_BUILD_TESTS=ON -DLIVECHAT_BUILD_HOSTS=ON
+cmake --build "$tsan" -j "$(livechat_jobs)" --target test_storage test_core test_webhooks test_storefront
+export TSAN_OPTIONS="log_path=$reports/tsan:second_deadlock_stack=1:halt_on_error=0:suppressions=$supp/tsan.supp"
+pg_virtualenv -t -o fsync=off -o max_connections=400 \
+  ctest --test-dir "$tsan" --output-on-failure -j "$(livechat_jobs)" \
+  -R '^(storage|core|webhooks|storefront|core_pg|webhooks_pg|storefront_pg)$' || status=$?
+
+# Reports from any process, including children no test waited for.
+shopt -s nullglob
+found=("$reports"/*)
+if [ ${#found[@]} -gt 0 ]; then
+  echo "sanitizer reports (${#found[@]} files):" >&2
+  for f in "${found[@]}"; do
+    echo "== $f" >&2
+    head -60 "$f" >&2
+  done
+  status=1
+fi
+exit "$status"
