@@ -274,6 +274,17 @@ void InstallBridge(httplib::Server& server, livechat::RestApi* rest, livechat::G
     }
     livechat::HttpResponse out = rest->Handle(ToHttpRequest(in));
     tRoute = std::move(out.route);
+    if (out.stream) {
+      // cpp-httplib 0.11.4 gzips or brotli-compresses every text/* response
+      // whose client accepts it, text/event-stream included, and a
+      // compressor holds a stream's events until its buffer fills: a browser
+      // (which always sends Accept-Encoding) would see nothing arrive. The
+      // encoding is chosen from the request after this handler returns, so
+      // a stream's request forgets what it accepts. The request object is
+      // cpp-httplib's own, not const; only this handler's signature is.
+      auto& headers = const_cast<httplib::Request&>(in).headers;
+      headers.erase("Accept-Encoding");
+    }
     CopyResponse(std::move(out), res);
   };
   // cpp-httplib matches the decoded path against each pattern. This one

@@ -440,6 +440,18 @@ int main(int argc, char** argv) {
     obs.metrics = &metrics;
     obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
     livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
+    // What holds this instance's HTTP threads for long: live change feeds
+    // and storefront polls waiting for news (both capped by flags).
+    metrics.AddGaugeCallback(livechat::metric::kEventStreamsOpen,
+                             "Live change feeds (GET /chat/events as Server-Sent Events) open on this instance",
+                             [r = rest.get()]() -> livechat::MetricsRegistry::GaugeSamples {
+                               return {{{}, static_cast<double>(r->OpenEventStreams())}};
+                             });
+    metrics.AddGaugeCallback(livechat::metric::kStorefrontPollsWaiting,
+                             "Storefront update polls waiting for news on this instance",
+                             [s = storefront.get()]() -> livechat::MetricsRegistry::GaugeSamples {
+                               return {{{}, static_cast<double>(s->waiters())}};
+                             });
     livechatd::BridgeOptions mainOptions{cfg.accessLog, transportMaxBody, obs};
     mainOptions.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
     mainOptions.mcp = mcp.get();

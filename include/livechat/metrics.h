@@ -123,6 +123,8 @@ inline constexpr std::string_view kWebhookOldestAge = "livechat_webhook_oldest_p
 inline constexpr std::string_view kWebhookDeliveries = "livechat_webhook_deliveries_total";
 inline constexpr std::string_view kWebhookDuration = "livechat_webhook_delivery_duration_seconds";
 inline constexpr std::string_view kSqliteBusyRetries = "livechat_sqlite_busy_retries_total";
+inline constexpr std::string_view kEventStreamsOpen = "livechat_event_streams_open";
+inline constexpr std::string_view kStorefrontPollsWaiting = "livechat_storefront_polls_waiting";
 }  // namespace metric
 
 }  // namespace livechat

@@ -66,8 +66,10 @@ class SseClient {
   // Sends the request and reads the head; the status. A non-streamed answer
   // (an error) is read whole into `body`.
   int Open(const std::string& target, const std::string& key, const std::string& lastEventId = "") {
+    // Accept-Encoding as every browser sends it: a compressed stream would
+    // hold its events in the compressor, so none may be compressed.
     std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + key +
-                      "\r\nAccept: text/event-stream\r\n";
+                      "\r\nAccept: text/event-stream\r\nAccept-Encoding: gzip, deflate, br\r\n";
     if (!lastEventId.empty()) req += "Last-Event-ID: " + lastEventId + "\r\n";
     req += "\r\n";
     REQUIRE(::send(fd_, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size()));
@@ -249,6 +251,7 @@ TEST_CASE("live feed e2e: while 3 writers write, a reader that disconnects twice
     REQUIRE(c.Open("/chat/events?limit=25", s.allKey, last) == 200);
     CHECK(c.Header("content-type") == "text/event-stream; charset=utf-8");
     CHECK(c.Header("cache-control") == "no-store");
+    CHECK(c.Header("content-encoding").empty());
     // The first two connections go away mid-stream, the last reads to the end.
     const std::size_t want = round < 2 ? seen.size() + 40 : total;
     c.ReadUntil([&](const SseParser& p) { return seen.size() + p.events.size() >= want; }, 60s);

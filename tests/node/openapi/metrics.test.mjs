@@ -157,6 +157,8 @@ test('every family renders with HELP and TYPE; the exposition parses strictly', 
     livechat_webhook_queue_depth: 'gauge',
     livechat_webhook_oldest_pending_age_seconds: 'gauge',
     livechat_sqlite_busy_retries_total: 'counter',
+    livechat_event_streams_open: 'gauge',
+    livechat_storefront_polls_waiting: 'gauge',
   };
   for (const [name, type] of Object.entries(want)) {
     assert.equal(m.get(name)?.type, type, name);
@@ -166,6 +168,20 @@ test('every family renders with HELP and TYPE; the exposition parses strictly', 
   assert.equal(sampleValue(m, 'livechat_webhook_oldest_pending_age_seconds'), 0);
   assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'account' }), 0);
   assert.equal(sampleValue(m, 'livechat_login_throttled_total', { scope: 'address' }), 0);
+  assert.equal(sampleValue(m, 'livechat_event_streams_open'), 0);
+  assert.equal(sampleValue(m, 'livechat_storefront_polls_waiting'), 0);
+});
+
+test('an open live change feed is counted while it is open', async () => {
+  const ac = new AbortController();
+  const res = await fetch(`${base}/chat/events`, {
+    headers: { 'X-Api-Key': key, Accept: 'text/event-stream' }, signal: ac.signal,
+  });
+  assert.equal(res.status, 200);
+  const reader = res.body.getReader();
+  await reader.read();  // the first piece (retry:, then the events so far) has been sent
+  assert.equal(sampleValue(await scrape(), 'livechat_event_streams_open'), 1);
+  ac.abort();
 });
 
 test('wrong admin passwords count as login failures; past 5, attempts are throttled with 429 and counted', async () => {
