@@ -13,8 +13,7 @@ using namespace livechat::internal;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view in(reinterpret_cast<const char*>(data), size);
   if (auto k = DecodeConversationCursor(in)) {
-    auto again = DecodeConversationCursor(EncodeConversationCursor(*k));
-    if (!again) std::abort();
+    if (!DecodeConversationCursor(EncodeConversationCursor(*k))) std::abort();
   }
   if (auto k = DecodeCustomerCursor(in)) {
     if (!DecodeCustomerCursor(EncodeCustomerCursor(*k))) std::abort();

@@ -10,8 +10,9 @@
 //   body                 (the rest, bytes as they are)
 // $KEY, $APP, $SHOP, $TOKEN, $CONV and $CUST anywhere in the target, the
 // headers or the body become the setup's key, App ID, shop id, visitor token,
-// conversation id and customer id, so a seed reaches past authentication and lookups. A target's
-// default credential headers are added unless the input names them itself.
+// conversation id and customer id, so a seed reaches past authentication and
+// lookups. A target's default credential headers are added unless the input
+// names them itself.
 #pragma once
 
 #include <cstdint>
@@ -22,12 +23,12 @@
 #include <string_view>
 #include <utility>
 
+#include <rapidjson/document.h>
+
 #include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
 #include "livechat/clock.h"
 #include "livechat/http.h"
-#include <rapidjson/document.h>
-
 #include "livechat/model.h"
 #include "livechat/random.h"
 #include "livechat/sqlite_store.h"
@@ -85,7 +86,8 @@ struct World {
 
   std::string Expand(std::string s) const {
     const std::pair<std::string_view, const std::string*> names[] = {
-        {"$KEY", &key}, {"$APP", &shop.appId}, {"$SHOP", &shop.id}, {"$TOKEN", &token}, {"$CONV", &conversationId}, {"$CUST", &customerId}};
+        {"$KEY", &key},     {"$APP", &shop.appId},          {"$SHOP", &shop.id},
+        {"$TOKEN", &token}, {"$CONV", &conversationId}, {"$CUST", &customerId}};
     for (const auto& [name, value] : names) {
       for (std::size_t at = s.find(name); at != std::string::npos; at = s.find(name, at + value->size()))
         s.replace(at, name.size(), *value);

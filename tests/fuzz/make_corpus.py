@@ -105,8 +105,8 @@ for name, seeds in corpora.items():
     for old in d.glob("seed-*"):
         old.unlink()
     for s in seeds:
-        data = s.encode("utf-8", "surrogateescape") if isinstance(s, str) else s
-        if any(ord(c) > 0x7f and ord(c) < 0x100 for c in s) and name == "fuzz_uploads":
-            data = s.encode("latin-1")
+        # Upload seeds are bytes written as latin-1 text (file magic); the
+        # others are UTF-8 text.
+        data = s.encode("latin-1" if name == "fuzz_uploads" else "utf-8")
         (d / ("seed-" + hashlib.sha1(data).hexdigest()[:16])).write_bytes(data)
     print(f"{name}: {len(seeds)} seeds")
