@@ -7,7 +7,7 @@ set -euo pipefail
 LIVECHAT_PACKAGES=(
   build-essential cmake pkg-config
   libsqlite3-dev rapidjson-dev libsodium-dev libfmt-dev
-  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
+  libcpp-httplib-dev libboost-dev libssl-dev zlib1g-dev libbrotli-dev
   doctest-dev libpq-dev
 )
 

@@ -304,6 +304,22 @@ std::string ApplyEventStreamLifetime(DaemonConfig& c, const std::string& v) {
 }
 
 std::string ApplyWriteTimeout(DaemonConfig& c, const std::string& v) { return SetTimeout(c.writeTimeoutMillis, v, "5s"); }
+std::string ApplyRequestTimeout(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.requestTimeoutMillis, v, "30s");
+}
+std::string ApplyKeepAliveTimeout(DaemonConfig& c, const std::string& v) {
+  return SetTimeout(c.keepAliveTimeoutMillis, v, "5s");
+}
+std::string ApplyMaxConnectionsPerAddress(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 0, 1'000'000, &c.maxConnectionsPerAddress))
+    return "expects a number of connections from 0 (no cap) to 1000000, got \"" + v + "\"";
+  return "";
+}
+std::string ApplyMaxConnections(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 1, 1'000'000, &c.maxConnections))
+    return "expects a number of connections from 1 to 1000000, got \"" + v + "\"";
+  return "";
+}
 
 std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   if (!ParseInt(v, 1, 100'000, &c.storefrontWaiters))
@@ -407,6 +423,19 @@ const FlagSpec kFlags[] = {
      "a client must take each piece of a response within this; a live change feed whose client stops reading is "
      "closed after it, and the client resumes with Last-Event-ID",
      false, ApplyWriteTimeout},
+    {"request-timeout", "DURATION", "30s",
+     "a request's head and body must arrive within this of its first byte, however steadily a client trickles "
+     "them; past it the connection is closed",
+     false, ApplyRequestTimeout},
+    {"keep-alive-timeout", "DURATION", "5s", "a connection that sends nothing for this long (new, or between requests) "
+     "is closed", false, ApplyKeepAliveTimeout},
+    {"max-connections-per-address", "N", "64",
+     "open connections one source address may hold on each listener; more are answered 429 RATE_LIMITED and "
+     "closed. 0: no cap. --trusted-proxy addresses are exempt",
+     false, ApplyMaxConnectionsPerAddress},
+    {"max-connections", "N", "10000",
+     "open connections on each listener; more are answered 503 and closed (keep below the open-files limit)", false,
+     ApplyMaxConnections},
     {"demo", nullptr, "off",
      "create a demo store on first start and print its API key and a curl line; "
      "later starts on the same database reuse it (PATH.demo.json)",
@@ -416,7 +445,7 @@ const FlagSpec kFlags[] = {
     {"trusted-proxy", "CIDR", "none",
      "peer whose X-Forwarded-For is believed; repeatable (variable: comma-separated)", true, ApplyTrustedProxy},
     {"threads", "N", "max(64, 8 x cores)",
-     "HTTP worker threads; cpp-httplib holds one per open keep-alive connection, so this bounds concurrent clients",
+     "HTTP threads: requests handled at once (an open connection holds none between requests)",
      false, ApplyThreads},
     {"max-body", "BYTES", "1048576", "largest request body; larger bodies get 413 PAYLOAD_TOO_LARGE", false,
      ApplyMaxBody},
@@ -457,11 +486,11 @@ const FlagSpec kFlags[] = {
      "shop page origin allowed to call /storefront/ from a browser (CORS); repeatable (variable: comma-separated)",
      true, ApplyStorefrontOrigin},
     {"storefront-listen", "HOST:PORT", "none",
-     "serve /storefront/, /sdk.js and /demo/ on this listener only, with its own threads, so widgets' connections "
+     "serve /storefront/, /sdk.js and /demo/ on this listener only, with its own threads, so waiting widgets' polls "
      "never hold the REST listener's threads",
      false, ApplyStorefrontListen},
-    {"storefront-threads", "N", "max(64, 8 x cores)", "HTTP worker threads of --storefront-listen (one per open widget "
-     "connection)", false, ApplyStorefrontThreads},
+    {"storefront-threads", "N", "max(64, 8 x cores)", "HTTP threads of --storefront-listen (requests handled at once)",
+     false, ApplyStorefrontThreads},
     {"storefront-sessions-per-ip", "N", "30",
      "new storefront visitor sessions per minute per source IP (the widget API has no credential)", false,
      ApplyStorefrontSessionsPerIp},

@@ -26,10 +26,18 @@ struct DaemonConfig {
   std::int64_t eventStreamHeartbeatMillis = 15'000;
   std::int64_t eventStreamPollMillis = 500;
   std::int64_t eventStreamLifetimeMillis = 300'000;
-  // A client must take each piece of a response within this (cpp-httplib's
-  // write timeout and the sockets' send timeout); a live stream whose client
-  // stops reading ends after it.
+  // A client must take each response (each chunk of a live stream) within
+  // this; a live stream whose client stops reading ends after it.
   std::int64_t writeTimeoutMillis = 5'000;
+  // Every listener: a request's head and body must arrive within
+  // requestTimeout of its first byte; a connection silent for
+  // keepAliveTimeout is closed; one source address holds at most
+  // maxConnectionsPerAddress connections per listener (0: no cap; the
+  // trusted proxies are exempt), and a listener at most maxConnections.
+  std::int64_t requestTimeoutMillis = 30'000;
+  std::int64_t keepAliveTimeoutMillis = 5'000;
+  int maxConnectionsPerAddress = 64;
+  int maxConnections = 10'000;
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: the kernel picks a free port
   bool demo = false;
@@ -106,9 +114,10 @@ ParseResult ParseDaemonArgs(const std::vector<std::string>& args, const EnvLooku
 // The --help text: every flag with its default and environment variable.
 std::string DaemonUsage();
 
-// The thread pool size when --threads is not given. cpp-httplib holds a worker
-// thread per keep-alive connection, so this bounds concurrent clients (see
-// bench/RESULTS.md): 64, or 8 per core when that is more.
+// The thread pool size when --threads is not given: 64, or 8 per core when
+// that is more. A thread is held while a request runs in a handler (a live
+// change feed or a waiting storefront poll holds one for long), not while a
+// connection is open.
 int DefaultThreadCount();
 
 // Splits "HOST:PORT" or "[IPv6]:PORT". Empty optional when malformed.

@@ -2,49 +2,45 @@
 
 #include <array>
 #include <string_view>
-#include <utility>
 
-#include "livechat/http.h"
 #include "livechat/rest.h"
 
 namespace livechatd {
-namespace {
 
-// cpp-httplib matches patterns as regular expressions over the whole path;
-// a served path is literal ("/sdk.js" must not match "/sdkxjs").
-std::string Literal(const std::string& path) {
-  static constexpr std::string_view kSpecial = "\\^$.|?*+()[]{}";
-  std::string out;
-  for (char c : path) {
-    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
+livechat::HttpResponse JsonResponse(int status, std::string body) {
+  livechat::HttpResponse res;
+  res.status = status;
+  res.SetHeader("Content-Type", "application/json");
+  res.body = std::move(body);
+  return res;
 }
 
-}  // namespace
-
-void RouteEveryMethod(httplib::Server& server, const std::string& pattern, const httplib::Server::Handler& handler) {
-  server.Get(pattern, handler);
-  server.Post(pattern, handler);
-  server.Put(pattern, handler);
-  server.Patch(pattern, handler);
-  server.Delete(pattern, handler);
-  server.Options(pattern, handler);
+void Site::ServeGet(const std::string& path, Handler handler) {
+  exact_[path] = [path, handler = std::move(handler)](livechat::HttpRequest& req) {
+    static constexpr std::array<livechat::MethodRoute, 1> kMethods{{{"GET"}}};
+    auto match = livechat::MatchMethod(kMethods, req.method);
+    if (match.row) {
+      livechat::HttpResponse res = handler(req);
+      res.route = path;
+      return res;
+    }
+    livechat::HttpResponse res =
+        JsonResponse(405, livechat::RestErrorBody(livechat::MethodNotAllowedError(req.method, match.allow)));
+    res.SetHeader("Allow", match.allow);
+    res.route = path;
+    return res;
+  };
 }
 
-void ServeGet(httplib::Server& server, const std::string& path, httplib::Server::Handler handler) {
-  const std::string pattern = Literal(path);
-  static constexpr std::array<livechat::MethodRoute, 1> kMethods{{{"GET"}}};
-  server.Get(pattern, std::move(handler));
-  // Registered after the GET handler, which cpp-httplib tries first: this
-  // answers the other methods.
-  RouteEveryMethod(server, pattern, [](const httplib::Request& req, httplib::Response& res) {
-    const std::string allow = livechat::MatchMethod(kMethods, req.method).allow;
-    res.status = 405;
-    res.set_header("Allow", allow);
-    res.set_content(livechat::RestErrorBody(livechat::MethodNotAllowedError(req.method, allow)), "application/json");
-  });
+void Site::Route(Owns owns, Handler handler) { routes_.emplace_back(std::move(owns), std::move(handler)); }
+
+livechat::HttpResponse Site::Handle(livechat::HttpRequest& req) const {
+  const std::string path = req.target.substr(0, req.target.find('?'));
+  if (auto it = exact_.find(path); it != exact_.end()) return it->second(req);
+  for (const auto& [owns, handler] : routes_)
+    if (owns(req.target)) return handler(req);
+  return JsonResponse(404, livechat::RestErrorBody(
+                               {livechat::ErrorCode::kNotFound, "No resource at " + path + notFoundSuffix_ + "."}));
 }
 
 }  // namespace livechatd

@@ -1,23 +1,44 @@
-// How livechatd registers routes with cpp-httplib. cpp-httplib dispatches
-// only the methods a pattern is registered for and answers any other 404, so
-// every path is registered here for every method it routes, and the answer to
-// a method a path does not have is a 405 from the same registration.
+// What one of livechatd's listeners serves, as a table: resources the
+// listener answers itself at exact paths (the probes, /metrics,
+// /openapi.json, /sdk.js, /demo/), then the adapters, each taking the
+// targets it owns, then a 404 for the rest. Transport-neutral: the table
+// maps an HttpRequest to an HttpResponse, and http_server.h carries them.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
-#include <httplib.h>
+#include "livechat/http.h"
 
 namespace livechatd {
 
-// `handler` for every method cpp-httplib routes (GET and HEAD, POST, PUT,
-// PATCH, DELETE, OPTIONS): the adapter behind it decides, from its route
-// table, what each method gets. cpp-httplib refuses other methods itself (400).
-void RouteEveryMethod(httplib::Server& server, const std::string& pattern, const httplib::Server::Handler& handler);
+// A JSON answer (Content-Type: application/json).
+livechat::HttpResponse JsonResponse(int status, std::string body);
 
-// A resource the listener serves itself at exactly `path` (the probes,
-// /metrics, /openapi.json, /sdk.js, /demo/): `handler` for GET (and so HEAD);
-// any other method is 405 METHOD_NOT_ALLOWED with `Allow: GET`.
-void ServeGet(httplib::Server& server, const std::string& path, httplib::Server::Handler handler);
+class Site {
+ public:
+  using Handler = std::function<livechat::HttpResponse(livechat::HttpRequest&)>;
+  using Owns = std::function<bool(const std::string& target)>;
+
+  // GET (and so HEAD) at exactly `path` (the raw path, no query); any other
+  // method is 405 METHOD_NOT_ALLOWED with `Allow: GET`.
+  void ServeGet(const std::string& path, Handler handler);
+  // Every request whose raw target `owns`; tried in the order registered,
+  // after the exact paths.
+  void Route(Owns owns, Handler handler);
+  // What answers a request nothing above took (default: 404 NOT_FOUND
+  // "No resource at PATH<suffix>.").
+  void SetNotFoundSuffix(std::string suffix) { notFoundSuffix_ = std::move(suffix); }
+
+  livechat::HttpResponse Handle(livechat::HttpRequest& req) const;
+
+ private:
+  std::unordered_map<std::string, Handler> exact_;
+  std::vector<std::pair<Owns, Handler>> routes_;
+  std::string notFoundSuffix_;
+};
 
 }  // namespace livechatd

@@ -1,6 +1,7 @@
-// livechatd: the standalone server. Flags and environment in, one SQLite
-// store, the REST adapter behind cpp-httplib, the webhook dispatcher on its
-// own threads, graceful stop on SIGTERM/SIGINT.
+// livechatd: the standalone server. Flags and environment in, one store
+// (SQLite or PostgreSQL), the adapters behind the HTTP listeners
+// (http_server.h), the webhook dispatcher on its own threads, graceful stop
+// on SIGTERM/SIGINT.
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
@@ -21,11 +22,10 @@
 #include <thread>
 #include <vector>
 
-#include <httplib.h>
-
 #include "daemon_config.h"
 #include "demo_store.h"
 #include "http_bridge.h"
+#include "http_server.h"
 #include "https_webhook_transport.h"
 #include "livechat/blob_store.h"
 #include "openai_summarizer.h"
@@ -50,7 +50,7 @@
 namespace {
 
 // Bodies between maxBodyBytes and this much above reach the adapter, which
-// answers 413 with its own message; beyond it cpp-httplib refuses them
+// answers 413 with its own message; beyond it the transport refuses them
 // without reading them.
 constexpr std::size_t kTransportBodyHeadroom = 64 * 1024;
 
@@ -81,14 +81,13 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
-// handler may call anything. stop() is repeated until the server loop has
-// ended because it is a no-op when it races the loop's start.
+// handler may call anything.
 class ShutdownWatcher {
  public:
-  // `onSignal` runs once when a signal arrives, before the server is stopped
-  // (it releases long-polls, which would otherwise hold the stop up).
-  explicit ShutdownWatcher(httplib::Server& server, std::function<void()> onSignal = {})
-      : server_(server), onSignal_(std::move(onSignal)) {
+  // `onSignal` runs once when a signal arrives, before `stop` (it releases
+  // long-polls and live streams, which would otherwise hold the stop up).
+  ShutdownWatcher(std::function<void()> onSignal, std::function<void()> stop)
+      : onSignal_(std::move(onSignal)), stop_(std::move(stop)) {
     thread_ = std::thread([this] { Run(); });
   }
   ~ShutdownWatcher() {
@@ -97,8 +96,6 @@ class ShutdownWatcher {
   }
   ShutdownWatcher(const ShutdownWatcher&) = delete;
   ShutdownWatcher& operator=(const ShutdownWatcher&) = delete;
-
-  int signal() const { return signal_; }
 
  private:
   void Run() {
@@ -110,60 +107,37 @@ class ShutdownWatcher {
     while (!done_) {
       int sig = sigtimedwait(&set, nullptr, &tick);
       if (sig > 0) {
-        signal_ = sig;
         std::fprintf(stderr, "livechatd: %s received, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-        if (onSignal_) onSignal_();
-        break;
+        onSignal_();
+        stop_();
+        return;
       }
     }
-    while (!done_) {
-      server_.stop();
-      nanosleep(&tick, nullptr);
-    }
   }
 
-  httplib::Server& server_;
   std::function<void()> onSignal_;
+  std::function<void()> stop_;
   std::thread thread_;
   std::atomic<bool> done_{false};
-  std::atomic<int> signal_{0};
 };
 
-// Debian's cpp-httplib leaves Nagle on and closes a connection after 5
-// requests: both cost orders of magnitude on keep-alive clients. A client
-// that stops reading gives up its thread after `writeTimeoutMillis`.
-void TuneServer(httplib::Server& s, int threads, std::int64_t writeTimeoutMillis) {
-  s.set_tcp_nodelay(true);
-  s.set_keep_alive_max_count(1000);
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
-  s.set_write_timeout(std::chrono::milliseconds(writeTimeoutMillis));
-  livechatd::SetSendTimeout(s, std::chrono::milliseconds(writeTimeoutMillis));
+// One listener's settings, from the flags every listener shares.
+livechatd::HttpServerOptions ListenerOptions(const livechatd::DaemonConfig& cfg, std::string name, int threads,
+                                             std::size_t maxBody, livechat::MetricsRegistry* metrics,
+                                             const std::vector<livechat::Cidr>& trustedProxies) {
+  livechatd::HttpServerOptions o;
+  o.name = std::move(name);
+  o.threads = threads;
+  o.maxBodyBytes = maxBody;
+  o.requestTimeout = std::chrono::milliseconds(cfg.requestTimeoutMillis);
+  o.keepAliveTimeout = std::chrono::milliseconds(cfg.keepAliveTimeoutMillis);
+  o.writeTimeout = std::chrono::milliseconds(cfg.writeTimeoutMillis);
+  o.maxConnectionsPerAddress = cfg.maxConnectionsPerAddress;
+  o.maxConnections = cfg.maxConnections;
+  o.exempt = trustedProxies;
+  o.metrics = metrics;
+  return o;
 }
-
-// Binds host:port (0: any free port); the bound port, or -1.
-int Bind(httplib::Server& s, const std::string& host, int port) {
-  if (port == 0) return s.bind_to_any_port(host);
-  return s.bind_to_port(host, port) ? port : -1;
-}
-
-// A second listener running on its own thread until destroyed.
-class SecondListener {
- public:
-  SecondListener() = default;
-  SecondListener(const SecondListener&) = delete;
-  SecondListener& operator=(const SecondListener&) = delete;
-  ~SecondListener() {
-    if (thread_.joinable()) {
-      server.stop();
-      thread_.join();
-    }
-  }
-  void Run() { thread_ = std::thread([this] { server.listen_after_bind(); }); }
-  httplib::Server server;
-
- private:
-  std::thread thread_;
-};
 
 // The attachment-URL secret kept beside the files, made on first start:
 // every livechatd on the same files directory then signs alike. Written to a
@@ -425,17 +399,12 @@ int main(int argc, char** argv) {
                                                                 serviceOptions.limits.importMaxBytes}))) +
       kTransportBodyHeadroom;
 
-  int port = 0;
   {
-    httplib::Server server;
-    const int threads = httpThreads;
-    TuneServer(server, threads, cfg.writeTimeoutMillis);
     std::optional<std::string> demoAppId;
     if (demo) {
       auto shop = service->GetShop(demo->shopId);
       if (shop.ok()) demoAppId = shop->appId;
     }
-    if (!storefrontApart) livechatd::InstallStorefront(server, *storefront, demoAppId, /*sharedWithRest=*/true);
     livechatd::Observability obs;
     obs.metrics = &metrics;
     obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
@@ -452,62 +421,85 @@ int main(int argc, char** argv) {
                              [s = storefront.get()]() -> livechat::MetricsRegistry::GaugeSamples {
                                return {{{}, static_cast<double>(s->waiters())}};
                              });
-    livechatd::BridgeOptions mainOptions{cfg.accessLog, transportMaxBody, obs};
-    mainOptions.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
+    const std::size_t commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
+    const auto& proxies = restOptions.trustedProxies;
+    std::string bindError;
+
+    // Each site is declared before its server, so the server is destroyed
+    // (stopped and joined) first.
+    livechatd::Site site;
+    if (!storefrontApart) livechatd::InstallStorefront(site, *storefront, demoAppId);
+    livechatd::BridgeOptions mainOptions{cfg.accessLog, obs};
+    mainOptions.commandMaxBody = commandMaxBody;
     mainOptions.mcp = mcp.get();
     mainOptions.files = files.get();
     mainOptions.platform = platform.get();
     mainOptions.obs.serveOpenApi = true;
-    livechatd::InstallBridge(server, rest.get(), graphql.get(), *store, mainOptions);
+    livechatd::InstallBridge(site, rest.get(), graphql.get(), *store, mainOptions);
+    livechatd::HttpServer server(ListenerOptions(cfg, "api", httpThreads, transportMaxBody, &metrics, proxies),
+                                 livechatd::MakeHandlers(site, mainOptions, rest.get()));
 
     // --graphql-listen: a second listener with the GraphQL endpoint only.
-    SecondListener graphqlListener;
+    livechatd::Site graphqlSite;
+    livechatd::BridgeOptions graphqlBridge{cfg.accessLog, obs};
+    std::unique_ptr<livechatd::HttpServer> graphqlServer;
     if (cfg.graphqlPort >= 0) {
-      TuneServer(graphqlListener.server, threads, cfg.writeTimeoutMillis);
-      livechatd::InstallBridge(graphqlListener.server, nullptr, graphql.get(), *store,
-                               {cfg.accessLog, cfg.maxBodyBytes + kTransportBodyHeadroom, obs});
-      int gport = Bind(graphqlListener.server, cfg.graphqlHost, cfg.graphqlPort);
-      if (gport < 0) return Fail("cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql)", 1);
+      livechatd::InstallBridge(graphqlSite, nullptr, graphql.get(), *store, graphqlBridge);
+      graphqlServer = std::make_unique<livechatd::HttpServer>(
+          ListenerOptions(cfg, "graphql", httpThreads, commandMaxBody, &metrics, proxies),
+          livechatd::MakeHandlers(graphqlSite, graphqlBridge));
+      int gport = graphqlServer->Bind(cfg.graphqlHost, cfg.graphqlPort, &bindError);
+      if (gport < 0)
+        return Fail(
+            "cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql): " + bindError, 1);
       std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
-      graphqlListener.Run();
+      graphqlServer->Start();
     }
     // --storefront-listen: the widgets' listener, with threads of its own.
-    SecondListener storefrontListener;
+    livechatd::Site storefrontSite;
+    livechatd::BridgeOptions storefrontBridge{cfg.accessLog, obs};
+    std::unique_ptr<livechatd::HttpServer> storefrontServer;
     std::string storefrontBase;
     if (storefrontApart) {
-      TuneServer(storefrontListener.server, storefrontThreads, cfg.writeTimeoutMillis);
-      livechatd::InstallStorefront(storefrontListener.server, *storefront, demoAppId, /*sharedWithRest=*/false);
-      livechatd::BridgeOptions storefrontBridge{cfg.accessLog, transportMaxBody, obs};
-      storefrontBridge.commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
+      livechatd::InstallStorefront(storefrontSite, *storefront, demoAppId);
+      storefrontBridge.commandMaxBody = commandMaxBody;
       storefrontBridge.files = files.get();  // the widget shows attachments and logos from its own origin
-      livechatd::InstallBridge(storefrontListener.server, nullptr, nullptr, *store, storefrontBridge);
-      int sport = Bind(storefrontListener.server, cfg.storefrontHost, cfg.storefrontPort);
+      livechatd::InstallBridge(storefrontSite, nullptr, nullptr, *store, storefrontBridge);
+      storefrontServer = std::make_unique<livechatd::HttpServer>(
+          ListenerOptions(cfg, "storefront", storefrontThreads, transportMaxBody, &metrics, proxies),
+          livechatd::MakeHandlers(storefrontSite, storefrontBridge));
+      int sport = storefrontServer->Bind(cfg.storefrontHost, cfg.storefrontPort, &bindError);
       if (sport < 0)
-        return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) + " (storefront)", 1);
+        return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) +
+                        " (storefront): " + bindError,
+                    1);
       std::printf("storefront listening on %s\n", FormatHostPort(cfg.storefrontHost, sport).c_str());
       storefrontBase = "http://" + FormatHostPort(ClientHost(cfg.storefrontHost), sport);
-      storefrontListener.Run();
+      storefrontServer->Start();
     }
 
     // --admin-listen: metrics and probes, never the API.
-    SecondListener adminListener;
+    livechatd::Site adminSite;
+    livechatd::BridgeOptions adminBridge{cfg.accessLog, obs};
+    std::unique_ptr<livechatd::HttpServer> adminServer;
     std::string adminLine;  // printed after "listening on" (scripts read the API port from that line)
     if (cfg.adminPort >= 0) {
-      adminListener.server.new_task_queue = [] { return new httplib::ThreadPool(2); };
-      livechatd::InstallRequestHooks(adminListener.server, {cfg.accessLog, 0, obs});
-      livechatd::InstallAdmin(adminListener.server, *store, obs);
-      int aport = Bind(adminListener.server, cfg.adminHost, cfg.adminPort);
+      livechatd::InstallAdmin(adminSite, *store, obs);
+      adminServer = std::make_unique<livechatd::HttpServer>(
+          ListenerOptions(cfg, "admin", 2, kTransportBodyHeadroom, &metrics, proxies),
+          livechatd::MakeHandlers(adminSite, adminBridge));
+      int aport = adminServer->Bind(cfg.adminHost, cfg.adminPort, &bindError);
       if (aport < 0)
         return Fail("cannot listen on " + FormatHostPort(cfg.adminHost, cfg.adminPort) +
-                        " (--admin-listen; in use? pass another port, or none)",
+                        " (--admin-listen; in use? pass another port, or none): " + bindError,
                     1);
       adminLine = "admin listener on " + FormatHostPort(cfg.adminHost, aport) + " (/metrics, /healthz, /readyz)\n";
-      adminListener.Run();
+      adminServer->Start();
     }
 
-    port = Bind(server, cfg.host, cfg.port);
+    const int port = server.Bind(cfg.host, cfg.port, &bindError);
     if (port < 0)
-      return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) +
+      return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + ": " + bindError +
                       (cfg.port == 0 ? "" : " (in use, or not a local address?)"),
                   1);
 
@@ -516,17 +508,24 @@ int main(int argc, char** argv) {
     std::fputs(adminLine.c_str(), stdout);
     std::fflush(stdout);
 
-    ShutdownWatcher watcher(server, [&storefront, &rest] {
-      storefront->WakeAll();
-      rest->StopEventStreams();
-    });
+    ShutdownWatcher watcher(
+        [&storefront, &rest] {
+          storefront->WakeAll();
+          rest->StopEventStreams();
+        },
+        [&] {
+          server.Stop();
+          if (graphqlServer) graphqlServer->Stop();
+          if (storefrontServer) storefrontServer->Stop();
+          if (adminServer) adminServer->Stop();
+        });
     // Deliveries queued before this start (or before a crash) go out now.
     dispatcher->Start();
     // Summaries of resolves queued before this start (or a crash) are made now.
     summaryWorker->Start();
     eventPruner->Start();
-    bool clean = server.listen_after_bind();
-    if (!clean && watcher.signal() == 0) return Fail("the server loop ended unexpectedly", 1);
+    server.Start();
+    server.Wait();
   }
   // The server (and its worker threads) are gone. Sends in flight finish
   // (each bounded by --webhook-timeout); a delivery interrupted by a crash

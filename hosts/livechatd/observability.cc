@@ -7,7 +7,6 @@
 #include <random>
 #include <string_view>
 
-#include "host_routes.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
 #include "livechat/rest.h"
@@ -21,18 +20,13 @@ namespace {
 
 constexpr std::size_t kMaxRequestId = 128;
 
-void SetJson(httplib::Response& res, int status, const std::string& body) {
-  res.status = status;
-  res.set_content(body, "application/json");
-}
-
 // One check of /readyz: "ok" or what is wrong.
 struct Check {
   const char* name;
   std::string state;
 };
 
-void Readyz(livechat::Store& store, const Observability& obs, httplib::Response& res) {
+livechat::HttpResponse Readyz(livechat::Store& store, const Observability& obs) {
   std::vector<Check> checks;
   // A real query, so a vanished or locked-out file shows up here.
   livechat::Status db = store.Read([](livechat::StoreReader& r) -> livechat::Status {
@@ -52,10 +46,10 @@ void Readyz(livechat::Store& store, const Observability& obs, httplib::Response&
     livechat::AppendJsonString(body, checks[i].state);
   }
   body += "}}";
-  SetJson(res, ready ? 200 : 503, body);
+  return JsonResponse(ready ? 200 : 503, std::move(body));
 }
 
-std::string_view MethodLabel(const std::string& m) {
+std::string_view MethodLabel(std::string_view m) {
   static constexpr std::string_view kKnown[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
   for (auto k : kKnown)
     if (m == k) return k;
@@ -64,49 +58,32 @@ std::string_view MethodLabel(const std::string& m) {
 
 }  // namespace
 
-void InstallProbes(httplib::Server& server, livechat::Store& store, const Observability& obs) {
-  ServeGet(server, "/healthz", [&store](const httplib::Request&, httplib::Response& res) {
-    if (store.Healthy()) {
-      SetJson(res, 200, "{\"status\":\"ok\"}");
-    } else {
-      SetJson(res, 503, "{\"status\":\"unavailable\"}");
-    }
+void InstallProbes(Site& site, livechat::Store& store, const Observability& obs) {
+  site.ServeGet("/healthz", [&store](livechat::HttpRequest&) {
+    return store.Healthy() ? JsonResponse(200, "{\"status\":\"ok\"}") : JsonResponse(503, "{\"status\":\"unavailable\"}");
   });
-  ServeGet(server, "/readyz",
-           [&store, obs](const httplib::Request&, httplib::Response& res) { Readyz(store, obs, res); });
+  site.ServeGet("/readyz", [&store, obs](livechat::HttpRequest&) { return Readyz(store, obs); });
 }
 
-void InstallOpenApi(httplib::Server& server) {
-  ServeGet(server, "/openapi.json", [](const httplib::Request&, httplib::Response& res) {
-    res.status = 200;
-    res.set_content(kOpenApiJson, "application/json");
-  });
+void InstallOpenApi(Site& site) {
+  site.ServeGet("/openapi.json", [](livechat::HttpRequest&) { return JsonResponse(200, kOpenApiJson); });
 }
 
-void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observability& obs) {
-  InstallProbes(server, store, obs);
+void InstallAdmin(Site& site, livechat::Store& store, const Observability& obs) {
+  InstallProbes(site, store, obs);
   livechat::MetricsRegistry* metrics = obs.metrics;
-  ServeGet(server, "/metrics", [metrics](const httplib::Request&, httplib::Response& res) {
+  site.ServeGet("/metrics", [metrics](livechat::HttpRequest&) {
+    livechat::HttpResponse res;
     res.status = 200;
-    res.set_content(metrics ? metrics->RenderPrometheusText() : std::string(),
-                    "text/plain; version=0.0.4; charset=utf-8");
+    res.SetHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    res.body = metrics ? metrics->RenderPrometheusText() : std::string();
+    return res;
   });
-  server.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
-        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        std::string path = req.target.substr(0, req.target.find('?'));
-        SetJson(res, res.status,
-                livechat::RestErrorBody(res.status == 404 ? livechat::Error{livechat::ErrorCode::kNotFound,
-                                                                            "No resource at " + path +
-                                                                                " on the admin listener."}
-                                                          : livechat::Error{livechat::ErrorCode::kInvalidParams,
-                                                                            "The request was refused."}));
-        return httplib::Server::HandlerResponse::Handled;
-      }));
+  site.SetNotFoundSuffix(" on the admin listener");
 }
 
-std::string RequestIdFor(const httplib::Request& req) {
-  const std::string given = req.get_header_value("X-Request-Id");
+std::string RequestIdFor(const livechat::HttpRequest& req) {
+  const std::string given = req.Header("x-request-id").value_or(std::string());
   bool ok = !given.empty() && given.size() <= kMaxRequestId &&
             std::all_of(given.begin(), given.end(), [](unsigned char c) {
               return std::isalnum(c) || c == '.' || c == '_' || c == ':' || c == '-';
@@ -131,10 +108,10 @@ std::string RouteLabel(const std::string& target) {
   return "unmatched";
 }
 
-void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
-                  const std::string& adapterRoute) {
-  const std::string route = adapterRoute.empty() ? RouteLabel(req.target) : adapterRoute;
-  const std::string method(MethodLabel(req.method));
+void CountRequest(livechat::MetricsRegistry& metrics, std::string_view requestMethod, const std::string& target,
+                  int status, double seconds, const std::string& adapterRoute) {
+  const std::string route = adapterRoute.empty() ? RouteLabel(target) : adapterRoute;
+  const std::string method(MethodLabel(requestMethod));
   metrics
       .GetCounter(livechat::metric::kHttpRequests, "HTTP requests served, by route template, method and status",
                   {{"route", route}, {"method", method}, {"status", std::to_string(status)}})

@@ -5,9 +5,10 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
-#include <httplib.h>
-
+#include "host_routes.h"
+#include "livechat/http.h"
 #include "livechat/metrics.h"
 #include "livechat/store.h"
 
@@ -21,24 +22,23 @@ struct Observability {
 
 // GET /healthz (the process answers) and GET /readyz (database reachable,
 // schema migrated, webhook dispatcher running; 503 naming what is not).
-// Register before any catch-all route.
-void InstallProbes(httplib::Server& server, livechat::Store& store, const Observability& obs);
+void InstallProbes(Site& site, livechat::Store& store, const Observability& obs);
 
 // GET /openapi.json: docs/api/openapi.yaml as JSON, embedded at build time.
-void InstallOpenApi(httplib::Server& server);
+void InstallOpenApi(Site& site);
 
 // The admin listener: the probes and GET /metrics; anything else is 404.
-void InstallAdmin(httplib::Server& server, livechat::Store& store, const Observability& obs);
+void InstallAdmin(Site& site, livechat::Store& store, const Observability& obs);
 
 // The client's X-Request-Id when it is 1..128 characters of [A-Za-z0-9._:-],
 // otherwise a new random 32-hex-digit id.
-std::string RequestIdFor(const httplib::Request& req);
+std::string RequestIdFor(const livechat::HttpRequest& req);
 
 // Counts one served request: requests by route template, method and status,
 // and its latency by route template and method. `route` is the template the
 // adapter reported; empty: derived from the target (RouteLabel).
-void CountRequest(livechat::MetricsRegistry& metrics, const httplib::Request& req, int status, double seconds,
-                  const std::string& route);
+void CountRequest(livechat::MetricsRegistry& metrics, std::string_view method, const std::string& target, int status,
+                  double seconds, const std::string& route);
 
 // The route label of a target: a REST route template, a fixed path of the
 // daemon, or "unmatched" (keeps the label set bounded).

@@ -125,6 +125,10 @@ inline constexpr std::string_view kWebhookDuration = "livechat_webhook_delivery_
 inline constexpr std::string_view kSqliteBusyRetries = "livechat_sqlite_busy_retries_total";
 inline constexpr std::string_view kEventStreamsOpen = "livechat_event_streams_open";
 inline constexpr std::string_view kStorefrontPollsWaiting = "livechat_storefront_polls_waiting";
+// The HTTP listeners (livechatd), each labelled listener="api|storefront|graphql|admin".
+inline constexpr std::string_view kHttpConnectionsRefused = "livechat_http_connections_refused_total";
+inline constexpr std::string_view kHttpRequestTimeouts = "livechat_http_request_timeouts_total";
+inline constexpr std::string_view kHttpConnectionsOpen = "livechat_http_connections_open";
 }  // namespace metric
 
 }  // namespace livechat
