@@ -1,6 +1,7 @@
 #include "http_bridge.h"
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +22,7 @@ livechat::ErrorCode TransportCode(int status) {
     case 429: return ErrorCode::kRateLimited;
     // Over the listener's connection cap: retry later, like a rate limit.
     case 503: return ErrorCode::kRateLimited;
+    case 500: return ErrorCode::kInternal;
     default: return ErrorCode::kInvalidParams;
   }
 }
@@ -116,6 +118,13 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
                                        : JsonResponse(413, livechat::RestErrorBody(tooLarge));
       res.SetHeader("X-Request-Id", RequestIdFor(req));
       return res;
+    };
+  }
+  if (const std::size_t max = options.commandMaxBody; max > 0) {
+    // A chunked body has no Content-Length for the screen above: it is cut
+    // off at the same limit as it arrives.
+    h.bodyLimit = [max](const livechat::HttpRequest& req) {
+      return IsUploadTarget(req.target) ? std::numeric_limits<std::size_t>::max() : max;
     };
   }
   h.refuse = [](int status, std::string_view message, const livechat::HttpRequest& req) {

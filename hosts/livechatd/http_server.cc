@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <charconv>
 #include <limits>
 #include <mutex>
@@ -17,9 +18,11 @@
 #include <utility>
 
 #include <boost/asio/bind_executor.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
@@ -85,7 +88,10 @@ void AppendNumber(std::string& out, std::uint64_t n) {
 // The status line and headers of `res`, framed by the server: the adapters'
 // own framing headers are dropped (a second copy would corrupt the
 // response). `close`: the connection ends after this response.
-void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close, bool chunked, std::size_t length) {
+// `keepAlive10`: an HTTP/1.0 client asked to keep the connection, and it is
+// kept: say so (1.0 closes by default).
+void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close, bool chunked, std::size_t length,
+                bool keepAlive10 = false) {
   out += "HTTP/1.1 ";
   AppendNumber(out, static_cast<std::uint64_t>(res.status));
   out += ' ';
@@ -94,6 +100,8 @@ void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close,
   bool hasType = false;
   for (const auto& [name, value] : res.headers) {
     if (IEquals(name, "content-length") || IEquals(name, "transfer-encoding") || IEquals(name, "connection")) continue;
+    // A value that would end the header early is dropped, never sent.
+    if (value.find_first_of("\r\n") != std::string::npos || name.find_first_of("\r\n:") != std::string::npos) continue;
     if (IEquals(name, "content-type")) hasType = true;
     out += name;
     out += ": ";
@@ -109,7 +117,11 @@ void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close,
     AppendNumber(out, length);
     out += "\r\n";
   }
-  if (close) out += "Connection: close\r\n";
+  if (close) {
+    out += "Connection: close\r\n";
+  } else if (keepAlive10) {
+    out += "Connection: keep-alive\r\n";
+  }
   out += "\r\n";
 }
 
@@ -151,6 +163,59 @@ std::string PeerAddress(const tcp::socket& socket) {
   return addr.to_string();
 }
 
+// What the per-address cap counts by: an IPv4 address, or an IPv6 /64 (one
+// subscriber's prefix: a client holding a /64 has 2^64 addresses to spread
+// its connections over).
+std::string CapKey(const std::string& address) {
+  boost::system::error_code ec;
+  auto addr = net::ip::make_address(address, ec);
+  if (ec || !addr.is_v6()) return address;
+  auto bytes = addr.to_v6().to_bytes();
+  std::fill(bytes.begin() + 8, bytes.end(), 0);
+  return net::ip::address_v6(bytes).to_string() + "/64";
+}
+
+// A socket answered and closed: the client's unread bytes are drained first
+// (for up to `linger`, at most kLingerBytes), because closing a socket with
+// unread data sends a reset, and a reset can discard the answer before the
+// client reads it. The socket holds no thread meanwhile.
+constexpr std::size_t kLingerBytes = 256 * 1024;
+class Lingerer : public std::enable_shared_from_this<Lingerer> {
+ public:
+  Lingerer(beast::tcp_stream stream, std::chrono::milliseconds linger) : stream_(std::move(stream)), linger_(linger) {}
+  void Start() {
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.expires_after(linger_);
+    Read();
+  }
+
+ private:
+  void Read() {
+    stream_.async_read_some(net::buffer(sink_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      self->drained_ += n;
+      if (ec || self->drained_ >= kLingerBytes) {
+        self->stream_.close();
+        return;
+      }
+      self->Read();
+    });
+  }
+
+  beast::tcp_stream stream_;
+  std::chrono::milliseconds linger_;
+  std::array<char, 8192> sink_{};
+  std::size_t drained_ = 0;
+};
+
+constexpr std::chrono::milliseconds kLinger{2'000};
+// Below this many bytes per second a body (or a response) is too slow: the
+// deadlines grow with the size at this rate (a 10 MiB upload gets 30 s +
+// 160 s), so a slow but honest link completes and a trickle does not.
+constexpr std::uint64_t kMinBytesPerSecond = 64 * 1024;
+// A response is written in pieces of this size, each within writeTimeout.
+constexpr std::size_t kWriteSlice = 256 * 1024;
+
 }  // namespace
 
 class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
@@ -159,7 +224,8 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
       : options_(std::move(options)),
         handlers_(std::move(handlers)),
         ioc_(std::max(1, options_.threads)),
-        acceptor_(net::make_strand(ioc_)) {
+        acceptor_(net::make_strand(ioc_)),
+        retry_(acceptor_.get_executor()) {
     if (auto* m = options_.metrics) {
       const livechat::MetricLabels listener{{"listener", options_.name}};
       static constexpr char kRefusedHelp[] =
@@ -182,7 +248,8 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   int Bind(const std::string& host, int port, std::string* error) {
     boost::system::error_code ec;
     tcp::resolver resolver(ioc_);
-    auto found = resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    auto found =
+        resolver.resolve(host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     if (ec || found.empty()) {
       if (error) *error = "cannot resolve " + host + (ec ? ": " + ec.message() : std::string());
       return -1;
@@ -202,8 +269,11 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   }
 
   void Start() {
+    std::lock_guard<std::mutex> lock(stateMu_);
+    if (stopping_ || started_) return;
+    started_ = true;
     Accept();
-    for (int i = 0; i < std::max(1, options_.threads); ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (int i = 0; i < std::max(1, options_.threads); ++i) threads_.emplace_back([this] { Run(); });
   }
 
   void Stop();
@@ -211,6 +281,12 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
     std::lock_guard<std::mutex> lock(joinMu_);
     for (auto& t : threads_)
       if (t.joinable()) t.join();
+    // Anything posted after the threads ran out of work (nothing should be)
+    // runs here, so no handler is left holding a connection.
+    if (stopping_ && !threads_.empty()) {
+      ioc_.restart();
+      ioc_.poll();
+    }
   }
 
   int open() const { return openCount_.load(); }
@@ -222,11 +298,11 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   }
 
   // Called by a connection's destructor.
-  void Forget(Connection* c, const std::string& address, bool capped) {
+  void Forget(Connection* c, const std::string& capKey, bool capped) {
     std::lock_guard<std::mutex> lock(mu_);
     live_.erase(c);
     if (capped) {
-      auto it = perAddress_.find(address);
+      auto it = perAddress_.find(capKey);
       if (it != perAddress_.end() && --it->second == 0) perAddress_.erase(it);
     }
     openCount_.fetch_sub(1);
@@ -234,27 +310,52 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   }
 
  private:
+  // No exception leaves lib/, so one reaching here is an allocation failure
+  // or a bug: it is logged and the thread goes on serving (the request it
+  // broke has lost its connection).
+  void Run() {
+    for (;;) {
+      try {
+        ioc_.run();
+        return;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "livechatd: %s listener: %s\n", options_.name.c_str(), e.what());
+      } catch (...) {
+        std::fprintf(stderr, "livechatd: %s listener: unknown exception\n", options_.name.c_str());
+      }
+    }
+  }
+
   void Accept() {
     acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](boost::system::error_code ec,
                                                                                tcp::socket socket) {
       if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
-      if (!ec) self->Admit(std::move(socket));
-      // EMFILE and the like: the next accept may succeed once connections
-      // close; a pause keeps the loop from spinning meanwhile.
-      if (ec) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      self->Accept();
+      if (!ec) {
+        self->Admit(std::move(socket));
+        self->Accept();
+        return;
+      }
+      // Out of file descriptors (EMFILE) and the like: accept again once
+      // connections may have closed, without holding a thread meanwhile.
+      self->retry_.expires_after(std::chrono::milliseconds(50));
+      self->retry_.async_wait([self](boost::system::error_code) {
+        if (self->acceptor_.is_open()) self->Accept();
+      });
     });
   }
 
   void Admit(tcp::socket socket);
-  void Refuse(tcp::socket& socket, int status, std::string_view message);
+  void Refuse(tcp::socket socket, int status, const std::string& message);
 
   HttpServerOptions options_;
   HttpHandlers handlers_;
   net::io_context ioc_;
   tcp::acceptor acceptor_;
+  net::steady_timer retry_;
   std::vector<std::thread> threads_;
-  std::mutex joinMu_;
+  std::mutex joinMu_;   // held while joining: never by Stop()
+  std::mutex stateMu_;  // orders Start() and Stop()
+  bool started_ = false;  // guarded by stateMu_
 
   std::mutex mu_;  // guards live_ and perAddress_
   std::unordered_map<Connection*, std::weak_ptr<Connection>> live_;
@@ -271,19 +372,27 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
 // One client connection. Every step runs on the connection's strand, one at
 // a time: wait for a request (keep-alive timeout), read its head and body
 // (one deadline for both), run the handler, write the answer (write
-// timeout), and wait again.
+// timeout per piece), and wait again.
 class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(std::shared_ptr<Impl> server, tcp::socket socket, std::string address, bool capped)
-      : server_(std::move(server)), stream_(std::move(socket)), address_(std::move(address)), capped_(capped) {}
-  ~Connection() { server_->Forget(this, address_, capped_); }
+  Connection(std::shared_ptr<Impl> server, tcp::socket socket, std::string address, std::string capKey, bool capped)
+      : server_(std::move(server)),
+        executor_(socket.get_executor()),
+        stream_(std::move(socket)),
+        address_(std::move(address)),
+        capKey_(std::move(capKey)),
+        capped_(capped) {}
+  ~Connection() { server_->Forget(this, capKey_, capped_); }
 
-  void Begin() { WaitForRequest(); }
+  void Begin() {
+    net::dispatch(executor_, [self = shared_from_this()] { self->WaitForRequest(); });
+  }
 
   // Server stop: a connection waiting for a request (or reading one) ends
   // now; one in a handler or writing ends after its answer.
   void Shutdown() {
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
+    // executor_, not the stream's: a lingering close has taken the stream.
+    net::post(executor_, [self = shared_from_this()] {
       if (self->state_ == State::kWaiting || self->state_ == State::kReading) {
         boost::system::error_code ignored;
         self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -293,14 +402,24 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
   }
 
  private:
-  enum class State { kWaiting, kReading, kHandling, kWriting };
+  enum class State { kWaiting, kReading, kHandling, kWriting, kClosed };
 
   const HttpServerOptions& opts() const { return server_->options(); }
+
+  // A read failure of the socket (not of the parser): the client is gone or
+  // the deadline passed. Either way there is no one to answer.
+  static bool Gone(beast::error_code ec) {
+    if (!ec) return false;
+    if (ec == http::error::end_of_stream || ec == http::error::partial_message) return true;
+    return ec.category() != http::make_error_code(http::error::bad_method).category();
+  }
 
   void WaitForRequest() {
     state_ = State::kWaiting;
     if (server_->stopping()) return Close();
     if (buffer_.size() > 0) return ReadHead();  // a pipelined request already arrived
+    // An idle connection keeps a small buffer (one large head grew it).
+    if (buffer_.capacity() > 8192) buffer_.shrink_to_fit();
     stream_.expires_after(opts().keepAliveTimeout);
     stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
       if (ec) return self->Close();  // timed out idle, closed by the client, or stopped
@@ -314,11 +433,11 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     started_ = Steady::now();
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(opts().maxHeadBytes));
-    // The body's size is judged after the head is screened (below).
+    // The body's size is judged after the head is screened (below). Not
+    // boost::none: Beast 1.74 compares a Content-Length with it as greater.
     parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
-    request_ = {};
     method_.clear();
-    // One deadline from the request's first byte to its body's last.
+    // One deadline from the request's first byte to its head's last.
     stream_.expires_after(opts().requestTimeout);
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnHead(ec); });
@@ -329,10 +448,7 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
       server_->CountTimeout();
       return Close();
     }
-    // The client left (mid-head included): no one to answer.
-    if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec == net::error::eof ||
-        ec == net::error::operation_aborted || ec == net::error::connection_reset)
-      return Close();
+    if (Gone(ec)) return Close();
     if (ec == http::error::header_limit)
       return Refuse(431, "The request line and headers are larger than " + std::to_string(opts().maxHeadBytes) +
                              " bytes.");
@@ -343,22 +459,41 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     request_.method = method_ == "HEAD" ? "GET" : method_;
     request_.target = std::string(head.target());
     request_.peerIp = address_;
-    request_.headers.reserve(static_cast<std::size_t>(std::distance(head.begin(), head.end())));
+    request_.headers.clear();
     for (const auto& field : head) {
       std::string name(field.name_string());
       for (char& c : name) c = static_cast<char>((c >= 'A' && c <= 'Z') ? c + 32 : c);
       request_.headers.emplace_back(std::move(name), std::string(field.value()));
     }
+    http10_ = head.version() < 11;
     keepAlive_ = head.keep_alive();
+    // RFC 9112 section 6.3: a Transfer-Encoding that does not end in
+    // chunked cannot be framed, and an HTTP/1.0 message has none; reading
+    // its body as empty would take the body for the next request.
+    if (head.find(http::field::transfer_encoding) != head.end() && (http10_ || !parser_->chunked()))
+      return Refuse(400, "The Transfer-Encoding must end in chunked (HTTP/1.1 only).");
 
-    if (const auto& screen = server_->handlers().screen) {
-      if (auto refusal = screen(request_)) return Answer(std::move(*refusal), /*close=*/true);
+    std::uint64_t limit = opts().maxBodyBytes;
+    try {
+      if (const auto& screen = server_->handlers().screen) {
+        if (auto refusal = screen(request_)) return Answer(std::move(*refusal), /*close=*/true);
+      }
+      if (const auto& bodyLimit = server_->handlers().bodyLimit) limit = std::min<std::uint64_t>(limit, bodyLimit(request_));
+    } catch (const std::exception&) {
+      return Refuse(500, "The server could not complete the request.");
     }
-    if (auto length = parser_->content_length(); length && *length > opts().maxBodyBytes) return RefuseLargeBody();
-    parser_->body_limit(opts().maxBodyBytes);  // a chunked body is counted as it arrives
+    limit_ = limit;
+    const auto length = parser_->content_length();
+    if (length && *length > limit) return RefuseLargeBody();
+    parser_->body_limit(limit);  // a chunked body is counted as it arrives
+    if (parser_->is_done()) return Dispatch();
+    // Still one deadline from the request's first byte, grown by the time
+    // the body takes at kMinBytesPerSecond.
+    stream_.expires_at(started_ + opts().requestTimeout +
+                       std::chrono::milliseconds((length.value_or(limit) * 1000) / kMinBytesPerSecond));
 
     auto expect = head.find(http::field::expect);
-    if (expect != head.end() && IEquals(expect->value(), "100-continue") && !parser_->is_done()) {
+    if (!http10_ && expect != head.end() && IEquals(expect->value(), "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
                        [self = shared_from_this()](beast::error_code wec, std::size_t) {
@@ -371,16 +506,13 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
   }
 
   void ReadBody() {
-    if (parser_->is_done()) return Dispatch();
     http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec == beast::error::timeout) {
         self->server_->CountTimeout();
         return self->Close();
       }
       if (ec == http::error::body_limit) return self->RefuseLargeBody();
-      if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec == net::error::eof ||
-          ec == net::error::connection_reset || ec == net::error::operation_aborted)
-        return self->Close();
+      if (Gone(ec)) return self->Close();
       if (ec) return self->Refuse(400, "The request body could not be read (" + ec.message() + ").");
       self->Dispatch();
     });
@@ -391,9 +523,19 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     stream_.expires_never();
     request_.body = std::move(parser_->get().body());
     parser_.reset();
-    livechat::HttpResponse res = server_->handlers().handle(request_);
+    livechat::HttpResponse res;
+    try {
+      res = server_->handlers().handle(request_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "livechatd: exception serving %s %s: %s\n", method_.c_str(),
+                   request_.target.substr(0, request_.target.find('?')).c_str(), e.what());
+      return Refuse(500, "The server could not complete the request.");
+    }
+    request_.body.clear();
+    request_.body.shrink_to_fit();
     if (res.stream) return Stream(std::move(res));
-    Answer(std::move(res), !keepAlive_ || AsksToClose(res) || server_->stopping());
+    const bool close = !keepAlive_ || AsksToClose(res) || server_->stopping();
+    Answer(std::move(res), close);
   }
 
   // A request the server refuses itself; the connection closes after it
@@ -401,11 +543,15 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
   void Refuse(int status, const std::string& message) {
     state_ = State::kHandling;
     request_.peerIp = address_;
-    Answer(server_->handlers().refuse(status, message, request_), /*close=*/true);
+    livechat::HttpResponse res;
+    try {
+      res = server_->handlers().refuse(status, message, request_);
+    } catch (const std::exception&) {
+      res.status = status;
+    }
+    Answer(std::move(res), /*close=*/true);
   }
-  void RefuseLargeBody() {
-    Refuse(413, "The request body is larger than " + std::to_string(opts().maxBodyBytes) + " bytes.");
-  }
+  void RefuseLargeBody() { Refuse(413, "The request body is larger than " + std::to_string(limit_) + " bytes."); }
 
   void Answer(livechat::HttpResponse res, bool close) {
     state_ = State::kWriting;
@@ -413,16 +559,53 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     response_ = std::move(res);
     close_ = close;
     out_.clear();
-    const bool head = method_ == "HEAD";
-    AppendHead(out_, response_, close_, /*chunked=*/false, response_.body.size());
-    std::array<net::const_buffer, 2> buffers{net::buffer(out_), net::buffer(response_.body)};
-    if (head || response_.status == 204 || response_.status == 304) buffers[1] = net::const_buffer();
+    AppendHead(out_, response_, close_, /*chunked=*/false, response_.body.size(), http10_ && !close_);
+    const bool noBody = method_ == "HEAD" || response_.status == 204 || response_.status == 304;
+    if (!noBody) {
+      // Small answers go out in one write; a large body is sent from its
+      // own buffer without a copy.
+      if (response_.body.size() <= 16 * 1024) {
+        out_ += response_.body;
+        bodyLeft_ = {};
+      } else {
+        bodyLeft_ = response_.body;
+      }
+    } else {
+      bodyLeft_ = {};
+    }
+    headLeft_ = out_;
+    WriteSlice();
+  }
+
+  // Each piece of at most kWriteSlice bytes must be taken within
+  // writeTimeout: a slow but steady reader gets a large file, a reader that
+  // stopped is closed.
+  void WriteSlice() {
+    std::string_view& left = !headLeft_.empty() ? headLeft_ : bodyLeft_;
+    if (left.empty()) return Written(beast::error_code{});
+    const std::size_t n = std::min(left.size(), kWriteSlice);
     stream_.expires_after(opts().writeTimeout);
-    net::async_write(stream_, buffers, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      self->Done(self->response_.status);
-      if (ec || self->close_) return self->Close();
-      self->WaitForRequest();
-    });
+    net::async_write(stream_, net::buffer(left.data(), n),
+                     [self = shared_from_this(), n](beast::error_code ec, std::size_t) {
+                       if (ec) return self->Written(ec);
+                       std::string_view& l = !self->headLeft_.empty() ? self->headLeft_ : self->bodyLeft_;
+                       l.remove_prefix(n);
+                       self->WriteSlice();
+                     });
+  }
+
+  void Written(beast::error_code ec) {
+    stream_.expires_never();
+    Done(response_.status);
+    // Nothing of this exchange is kept while the connection waits.
+    headLeft_ = bodyLeft_ = {};
+    response_ = {};
+    request_ = {};
+    out_.clear();
+    if (out_.capacity() > 64 * 1024) out_.shrink_to_fit();
+    if (ec) return Close();
+    if (close_) return Linger();
+    WaitForRequest();
   }
 
   // A streamed answer (a live change feed): the producer runs on this
@@ -459,9 +642,15 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
       bool ok_ = true;
     };
 
-    if (SendAll(fd, out_, Steady::now() + timeout)) {
+    // HEAD: the head of the stream's answer, and no stream.
+    if (SendAll(fd, out_, Steady::now() + timeout) && method_ != "HEAD") {
       ChunkSink sink(fd, timeout);
-      res.stream(sink);
+      try {
+        res.stream(sink);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "livechatd: exception in a stream of %s: %s\n",
+                     request_.target.substr(0, request_.target.find('?')).c_str(), e.what());
+      }
       if (sink.ok()) SendAll(fd, "0\r\n\r\n", Steady::now() + timeout);
     }
     res.stream = nullptr;
@@ -474,29 +663,46 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     const auto& done = server_->handlers().done;
     if (!done) return;
     const double seconds = std::chrono::duration<double>(Steady::now() - started_).count();
-    done(HttpExchange{request_, method_.empty() ? std::string_view("-") : std::string_view(method_), status,
-                      response_, seconds});
+    try {
+      done(HttpExchange{request_, method_.empty() ? std::string_view("-") : std::string_view(method_), status,
+                        response_, seconds});
+    } catch (const std::exception&) {
+    }
+  }
+
+  // After an answer that ends the connection: what the client still sends
+  // is drained, so the close does not reset the answer away.
+  void Linger() {
+    state_ = State::kClosed;
+    std::make_shared<Lingerer>(std::move(stream_), kLinger)->Start();
   }
 
   void Close() {
+    if (state_ == State::kClosed) return;
+    state_ = State::kClosed;
     boost::system::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.close();
   }
 
   std::shared_ptr<Impl> server_;
+  net::any_io_executor executor_;  // the connection's strand
   beast::tcp_stream stream_;
   std::string address_;
+  std::string capKey_;
   bool capped_;
   State state_ = State::kWaiting;
-  beast::flat_buffer buffer_{64 * 1024};
+  beast::flat_buffer buffer_{64 * 1024};  // at most: a head fits (maxHeadBytes <= 32 KiB)
   std::optional<http::request_parser<http::string_body>> parser_;
   livechat::HttpRequest request_;
   std::string method_;
   bool keepAlive_ = true;
+  bool http10_ = false;
   bool close_ = false;
+  std::uint64_t limit_ = 0;  // this request's body limit
   livechat::HttpResponse response_;
   std::string out_;
+  std::string_view headLeft_, bodyLeft_;
   Steady::time_point started_ = Steady::now();
 };
 
@@ -504,29 +710,36 @@ void HttpServer::Impl::Admit(tcp::socket socket) {
   boost::system::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   std::string address = PeerAddress(socket);
+  std::string capKey = CapKey(address);
   const bool capped = options_.maxConnectionsPerAddress > 0 &&
                       std::none_of(options_.exempt.begin(), options_.exempt.end(),
                                    [&](const livechat::Cidr& c) { return c.Contains(address); });
+  int refusal = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
     if (openCount_.load() >= options_.maxConnections) {
-      if (refusedCapacity_) refusedCapacity_->Inc();
-      Refuse(socket, 503, "This server has too many open connections; try again in a moment.");
-      return;
+      refusal = 503;
+    } else if (capped && perAddress_[capKey] >= options_.maxConnectionsPerAddress) {
+      refusal = 429;
+    } else {
+      if (capped) ++perAddress_[capKey];
+      openCount_.fetch_add(1);
+      if (open_) open_->Add(1);
     }
-    if (capped && perAddress_[address] >= options_.maxConnectionsPerAddress) {
-      if (refusedPerAddress_) refusedPerAddress_->Inc();
-      Refuse(socket, 429,
-             "Too many open connections from your address (at most " +
-                 std::to_string(options_.maxConnectionsPerAddress) + "); reuse one, or close one first.");
-      return;
-    }
-    if (capped) ++perAddress_[address];
-    openCount_.fetch_add(1);
-    if (open_) open_->Add(1);
   }
-  auto conn = std::make_shared<Connection>(shared_from_this(), std::move(socket), std::move(address), capped);
+  if (refusal == 503) {
+    if (refusedCapacity_) refusedCapacity_->Inc();
+    return Refuse(std::move(socket), 503, "This server has too many open connections; try again in a moment.");
+  }
+  if (refusal == 429) {
+    if (refusedPerAddress_) refusedPerAddress_->Inc();
+    return Refuse(std::move(socket), 429,
+                  "Too many open connections from your address (at most " +
+                      std::to_string(options_.maxConnectionsPerAddress) + "); reuse one, or close one first.");
+  }
+  auto conn = std::make_shared<Connection>(shared_from_this(), std::move(socket), std::move(address),
+                                           std::move(capKey), capped);
   {
     std::lock_guard<std::mutex> lock(mu_);
     live_[conn.get()] = conn;
@@ -534,34 +747,41 @@ void HttpServer::Impl::Admit(tcp::socket socket) {
   conn->Begin();
 }
 
-// Answered without reading the request, on a socket no one waits on: one
-// non-blocking send (a fresh socket's buffer takes it), the bytes the client
-// already sent drained so the close is a FIN, not a reset that could discard
-// the answer before the client reads it.
-void HttpServer::Impl::Refuse(tcp::socket& socket, int status, std::string_view message) {
+// Answered before anything is read: one non-blocking send (a fresh socket's
+// buffer takes it), then the socket lingers to drain what the client sends,
+// holding no thread and no place under the caps.
+void HttpServer::Impl::Refuse(tcp::socket socket, int status, const std::string& message) {
   livechat::HttpRequest none;
   none.peerIp = PeerAddress(socket);
-  livechat::HttpResponse res = handlers_.refuse(status, message, none);
+  livechat::HttpResponse res;
+  try {
+    res = handlers_.refuse(status, message, none);
+  } catch (const std::exception&) {
+    res.status = status;
+  }
   res.SetHeader("Retry-After", "1");
   std::string out;
   AppendHead(out, res, /*close=*/true, /*chunked=*/false, res.body.size());
   out += res.body;
-  const int fd = socket.native_handle();
-  (void)::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  char sink[4096];
-  for (int i = 0; i < 16 && ::recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; ++i) {
-  }
-  boost::system::error_code ignored;
-  socket.shutdown(tcp::socket::shutdown_both, ignored);
-  socket.close(ignored);
+  (void)::send(socket.native_handle(), out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  std::make_shared<Lingerer>(beast::tcp_stream(std::move(socket)), std::chrono::milliseconds(1'000))->Start();
 }
 
 void HttpServer::Impl::Stop() {
-  if (stopping_.exchange(true)) return;
-  net::post(acceptor_.get_executor(), [self = shared_from_this()] {
-    boost::system::error_code ignored;
-    self->acceptor_.close(ignored);
-  });
+  {
+    std::lock_guard<std::mutex> lock(stateMu_);
+    if (stopping_.exchange(true)) return;
+    if (!started_) {
+      // No thread will run a posted close: close here.
+      boost::system::error_code ignored;
+      acceptor_.close(ignored);
+      return;
+    }
+  }
+  // The connections' shutdowns are posted while the accept is still
+  // pending, so the threads are still running to take them: posted after
+  // the last piece of work, they would never run, and each would keep its
+  // connection (and this server) alive.
   std::vector<std::shared_ptr<Connection>> live;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -569,6 +789,12 @@ void HttpServer::Impl::Stop() {
       if (auto c = weak.lock()) live.push_back(std::move(c));
   }
   for (auto& c : live) c->Shutdown();
+  live.clear();
+  net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+    boost::system::error_code ignored;
+    self->acceptor_.close(ignored);
+    self->retry_.cancel();
+  });
 }
 
 HttpServer::HttpServer(HttpServerOptions options, HttpHandlers handlers)

@@ -37,15 +37,16 @@ struct HttpServerOptions {
   std::size_t maxBodyBytes = 1 << 20;
   // The request line and headers together; larger: 431, connection closed.
   std::size_t maxHeadBytes = 32 * 1024;
-  // From the first byte of a request to the last byte of its body. A client
-  // that trickles a head or a body is closed when it runs out, however
-  // steadily it sends.
+  // From the first byte of a request to the last byte of its head, and of
+  // its body with the time the body's size takes at 64 KiB/s added (so a
+  // slow but honest upload completes). A client that trickles is closed when
+  // it runs out, however steadily it sends.
   std::chrono::milliseconds requestTimeout{30'000};
   // A connection that sends nothing for this long (new, or between
   // keep-alive requests) is closed.
   std::chrono::milliseconds keepAliveTimeout{5'000};
-  // Writing one response (or one chunk of a stream) to a client that does
-  // not read gives up after this, and the connection is closed.
+  // Each 256 KiB of a response (or each chunk of a stream) must be taken
+  // within this; a client that stops reading is closed.
   std::chrono::milliseconds writeTimeout{5'000};
   // Open connections per source address (0: no cap). Over it, the new
   // connection is answered 429 at once and closed. `exempt` (the trusted
@@ -76,6 +77,10 @@ struct HttpHandlers {
   // a response refuses the request without reading the body, and the
   // connection closes after it. Empty: every request is read.
   std::function<std::optional<livechat::HttpResponse>(const livechat::HttpRequest&)> screen;
+  // The largest body this request may have, from its head (the server's
+  // maxBodyBytes still caps it); a chunked body is counted as it arrives.
+  // Empty: maxBodyBytes.
+  std::function<std::size_t(const livechat::HttpRequest&)> bodyLimit;
   // The answer to a request the server refused itself (400 unparsable, 413
   // over maxBodyBytes, 431 head too large; 429 and 503 for a connection over
   // a cap, before any request), `message` saying why for a person; `request`

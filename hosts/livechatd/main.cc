@@ -4,6 +4,7 @@
 // on SIGTERM/SIGINT.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,6 +121,27 @@ class ShutdownWatcher {
   std::thread thread_;
   std::atomic<bool> done_{false};
 };
+
+// Every connection is a file descriptor: the soft limit (often 1,024 under
+// a service manager) is raised to the hard one, and an operator whose caps
+// exceed it is told, since past it accepts fail before any cap refuses.
+void RaiseOpenFilesLimit(const livechatd::DaemonConfig& cfg, int listeners) {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  if (lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+    getrlimit(RLIMIT_NOFILE, &lim);
+  }
+  constexpr rlim_t kReserve = 256;  // database, webhook, file and log descriptors
+  const rlim_t wanted = static_cast<rlim_t>(cfg.maxConnections) * static_cast<rlim_t>(listeners) + kReserve;
+  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < wanted)
+    std::fprintf(stderr,
+                 "livechatd: warning: the open-files limit is %llu, below the %llu that --max-connections %d on %d "
+                 "listeners needs; lower --max-connections or raise the limit (ulimit -n, LimitNOFILE=)\n",
+                 static_cast<unsigned long long>(lim.rlim_cur), static_cast<unsigned long long>(wanted),
+                 cfg.maxConnections, listeners);
+}
 
 // One listener's settings, from the flags every listener shares.
 livechatd::HttpServerOptions ListenerOptions(const livechatd::DaemonConfig& cfg, std::string name, int threads,
@@ -423,6 +445,7 @@ int main(int argc, char** argv) {
                              });
     const std::size_t commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
     const auto& proxies = restOptions.trustedProxies;
+    RaiseOpenFilesLimit(cfg, 1 + (cfg.graphqlPort >= 0) + storefrontApart + (cfg.adminPort >= 0));
     std::string bindError;
 
     // Each site is declared before its server, so the server is destroyed

@@ -24,6 +24,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -487,6 +488,13 @@ Latency Summarize(const std::vector<Sample>& samples) {
   return out;
 }
 
+// The p99 the normal client is held to: 1 s, the requirement. Under
+// scripts/test-sanitizers.sh (LIVECHAT_TEST_SANITIZED=1) every instruction
+// costs several times more and the suite runs beside another test, so that
+// run holds it to 3 s: it is there to find memory and thread errors under
+// this load, and the timing requirement is checked by the optimized build.
+double P99LimitMillis() { return std::getenv("LIVECHAT_TEST_SANITIZED") ? 3000.0 : 1000.0; }
+
 // Prints the normal client's latencies and holds them to the requirement:
 // every request answered 200, p99 under 1 s.
 void CheckAnsweredPromptly(const NormalClient& client, const std::string& attack) {
@@ -500,7 +508,7 @@ void CheckAnsweredPromptly(const NormalClient& client, const std::string& attack
   INFO("the " << client.listener() << " listener under " << attack);
   CHECK(l.requests >= 20);
   CHECK(l.not200 == 0);
-  CHECK(l.p99 < 1000.0);
+  CHECK(l.p99 < P99LimitMillis());
 }
 
 // ---- The attackers -------------------------------------------------------------------
@@ -836,12 +844,14 @@ void StartSite(Site& site, const e2e::TempDir& dir) {
   const std::string token = e2e::Str(e2e::ParseJson(started.body)["data"], "token");
   site.storefrontHeaders = {"X-App-Id: " + shop.appId, "X-Session-Token: " + token};
 
-  for (auto [port, target, headers] : {std::tuple{site.apiPort, site.apiRequestTarget, site.apiHeaders},
-                                       std::tuple{site.storefrontPort, site.storefrontTarget, site.storefrontHeaders}}) {
+  for (const auto& probe : {std::tuple{site.apiPort, site.apiRequestTarget, site.apiHeaders},
+                            std::tuple{site.storefrontPort, site.storefrontTarget, site.storefrontHeaders}}) {
+    // Not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+    const std::string& target = std::get<1>(probe);
     CAPTURE(target);
-    Socket c = ConnectFrom("127.0.0.1", port, Clock::now() + 3s);
+    Socket c = ConnectFrom("127.0.0.1", std::get<0>(probe), Clock::now() + 3s);
     REQUIRE(c);
-    Response r = Exchange(c, Request("GET", target, headers, true));
+    Response r = Exchange(c, Request("GET", target, std::get<2>(probe), true));
     REQUIRE(r.complete);
     REQUIRE_MESSAGE(r.status == 200, r.body);
   }
