@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Load benchmark of livechatd against the transport's ceiling, on loopback.
-# Seeds 100,000 conversations x 10 messages, then runs wrk against:
-#   the ceiling server (fixed 2 KB body), GET /chat/conversations (page 1 and
-#   page 1,000), GET /chat/conversations/{id}/messages, POST .../messages.
+# Seeds 100,000 conversations x 10 messages, then runs wrk against each read
+# right after a cpp-httplib ceiling server answering a body of the same size
+# (bench_ceiling_server, same run): GET /chat/conversations (limit 20; limit
+# 100 page 1 and page 1,000), GET /chat/conversations/{id},
+# GET /chat/conversations/{id}/messages; then POST .../messages.
+# BENCH_BUILD=DIR uses an existing build tree that has livechatd, livechatctl
+# and bench_ceiling_server (configured with -DLIVECHAT_BUILD_BENCH=ON).
 # Writes the numbers to bench/results/latest.txt; RESULTS.md is written by hand from it.
 # Usage: bench/run.sh [DURATION_SECONDS] (default 10)
 set -euo pipefail
@@ -10,10 +14,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 dur=${1:-10}
 conns=${BENCH_CONNECTIONS:-16}
-build=$root/build-bench
+build=${BENCH_BUILD:-$root/build-bench}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
+if [ -z "${BENCH_BUILD:-}" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
+  cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -33,9 +39,7 @@ t1=$(date +%s.%N)
 "$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18080 --admin-listen 127.0.0.1:0 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --access-log off --threads 64 \
   2>/dev/null >"$work/d.out" &
 pids+=($!)
-"$build/bench/bench_ceiling_server" 18090 2048 >"$work/c.out" &
-pids+=($!)
-for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && grep -q listening "$work/c.out" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && break; sleep 0.1; done
 
 base=http://127.0.0.1:18080
 page1=$(curl -s -H "X-Api-Key: $key" "$base/chat/conversations?limit=100")
@@ -63,13 +67,25 @@ run() {
   echo "== $name" >>"$out"
   wrk -t1 -c"$conns" -d"${dur}s" --latency "$@" >>"$out" 2>&1
 }
-run "ceiling GET (2 KB fixed body)" http://127.0.0.1:18090/x
-run "GET /chat/conversations?limit=20 (page 1)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=20"
+# A read: its body size, the ceiling for that size, then livechatd.
+read_row() {
+  local name=$1 url=$2
+  local size
+  size=$(curl -s -H "X-Api-Key: $key" "$url" | wc -c)
+  "$build/bench/bench_ceiling_server" 18090 "$size" >"$work/c.out" &
+  local cpid=$!
+  for _ in $(seq 50); do grep -q listening "$work/c.out" 2>/dev/null && break; sleep 0.1; done
+  run "ceiling for $name ($size bytes)" http://127.0.0.1:18090/x
+  kill "$cpid"; wait "$cpid" 2>/dev/null || true
+  run "$name ($size bytes)" -s "$here/get_with_key.lua" "$url"
+}
+read_row "GET /chat/conversations?limit=20 (page 1)" "$base/chat/conversations?limit=20"
 # Page 1 and page 1,000 alternate, so both see the same machine conditions.
 for round in 1 2; do
-  run "GET /chat/conversations?limit=100 (page 1, round $round)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=100"
-  run "GET /chat/conversations?limit=100 (page 1000, round $round)" -s "$here/get_with_key.lua" "$base/chat/conversations?limit=100&cursor=$cursor"
+  read_row "GET /chat/conversations?limit=100 (page 1, round $round)" "$base/chat/conversations?limit=100"
+  read_row "GET /chat/conversations?limit=100 (page 1000, round $round)" "$base/chat/conversations?limit=100&cursor=$cursor"
 done
-run "GET /chat/conversations/{id}/messages" -s "$here/get_with_key.lua" "$base/chat/conversations/$conv/messages"
+read_row "GET /chat/conversations/{id}" "$base/chat/conversations/$conv"
+read_row "GET /chat/conversations/{id}/messages" "$base/chat/conversations/$conv/messages"
 run "POST /chat/conversations/{id}/messages" -s "$here/post_message.lua" "$base/chat/conversations/$conv/messages"
 cat "$out"

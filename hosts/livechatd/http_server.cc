@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <charconv>
+#include <condition_variable>
+#include <deque>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -19,6 +21,7 @@
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -208,6 +211,73 @@ class Lingerer : public std::enable_shared_from_this<Lingerer> {
   std::size_t drained_ = 0;
 };
 
+// The threads that run handlers. The socket I/O runs on a few threads of its
+// own (an Asio io_context slows down steeply with more threads than cores:
+// measured on 2 cores, 21,400 req/s with 4 threads, 8,700 with 64), and a
+// handler may block for long (a long-poll, a live stream), so handlers are
+// handed to these. The most recently idle thread takes the next job: it is
+// the one whose cache is warm.
+class Workers {
+ public:
+  explicit Workers(int n) : slots_(static_cast<std::size_t>(std::max(1, n))) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) threads_.emplace_back([this, i] { Run(i); });
+  }
+  ~Workers() { Stop(); }
+  void Submit(std::function<void()> job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_.push_back(std::move(job));
+    if (!idle_.empty()) {
+      const std::size_t i = idle_.back();
+      idle_.pop_back();
+      slots_[i].woken = true;
+      slots_[i].cv.notify_one();
+    }
+  }
+  // Runs the jobs already queued, then ends the threads.
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      stopping_ = true;
+      for (auto& s : slots_) {
+        s.woken = true;
+        s.cv.notify_one();
+      }
+    }
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  struct Slot {
+    std::condition_variable cv;
+    bool woken = false;
+  };
+  void Run(std::size_t i) {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      if (!jobs_.empty()) {
+        std::function<void()> job = std::move(jobs_.front());
+        jobs_.pop_front();
+        lock.unlock();
+        job();
+        lock.lock();
+        continue;
+      }
+      if (stopping_) return;
+      idle_.push_back(i);
+      slots_[i].woken = false;
+      slots_[i].cv.wait(lock, [&] { return slots_[i].woken; });
+    }
+  }
+
+  std::mutex mu_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<Slot> slots_;
+  std::vector<std::size_t> idle_;  // a stack: the last to go idle is woken first
+  std::vector<std::thread> threads_;
+  bool stopping_ = false;
+};
+
 constexpr std::chrono::milliseconds kLinger{2'000};
 // Below this many bytes per second a body (or a response) is too slow: the
 // deadlines grow with the size at this rate (a 10 MiB upload gets 30 s +
@@ -223,7 +293,8 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   Impl(HttpServerOptions options, HttpHandlers handlers)
       : options_(std::move(options)),
         handlers_(std::move(handlers)),
-        ioc_(std::max(1, options_.threads)),
+        ioThreads_(std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4)),
+        ioc_(ioThreads_),
         acceptor_(net::make_strand(ioc_)),
         retry_(acceptor_.get_executor()) {
     if (auto* m = options_.metrics) {
@@ -272,8 +343,9 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
     std::lock_guard<std::mutex> lock(stateMu_);
     if (stopping_ || started_) return;
     started_ = true;
+    workers_ = std::make_unique<Workers>(options_.threads);
     Accept();
-    for (int i = 0; i < std::max(1, options_.threads); ++i) threads_.emplace_back([this] { Run(); });
+    for (int i = 0; i < ioThreads_; ++i) threads_.emplace_back([this] { Run(); });
   }
 
   void Stop();
@@ -281,6 +353,8 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
     std::lock_guard<std::mutex> lock(joinMu_);
     for (auto& t : threads_)
       if (t.joinable()) t.join();
+    // Every connection is gone, so no handler runs or will be submitted.
+    if (workers_) workers_->Stop();
     // Anything posted after the threads ran out of work (nothing should be)
     // runs here, so no handler is left holding a connection.
     if (stopping_ && !threads_.empty()) {
@@ -293,6 +367,8 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
   bool stopping() const { return stopping_.load(); }
   const HttpServerOptions& options() const { return options_; }
   const HttpHandlers& handlers() const { return handlers_; }
+  Workers& workers() { return *workers_; }
+  net::executor_work_guard<net::io_context::executor_type> Work() { return net::make_work_guard(ioc_); }
   void CountTimeout() {
     if (timeouts_) timeouts_->Inc();
   }
@@ -349,7 +425,9 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
 
   HttpServerOptions options_;
   HttpHandlers handlers_;
+  int ioThreads_;
   net::io_context ioc_;
+  std::unique_ptr<Workers> workers_;
   tcp::acceptor acceptor_;
   net::steady_timer retry_;
   std::vector<std::thread> threads_;
@@ -523,19 +601,34 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     stream_.expires_never();
     request_.body = std::move(parser_->get().body());
     parser_.reset();
+    // No operation is pending on the connection while its handler runs on
+    // a worker, so the worker may use its fields; the answer goes back to
+    // the connection's strand.
+    // The guard keeps the I/O threads running until the answer is posted
+    // back (a connection in a handler has no operation of its own pending).
+    server_->workers().Submit([self = shared_from_this(), work = server_->Work()] { self->Handle(); });
+  }
+
+  // On a worker thread.
+  void Handle() {
     livechat::HttpResponse res;
     try {
       res = server_->handlers().handle(request_);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "livechatd: exception serving %s %s: %s\n", method_.c_str(),
                    request_.target.substr(0, request_.target.find('?')).c_str(), e.what());
-      return Refuse(500, "The server could not complete the request.");
+      net::post(executor_, [self = shared_from_this()] {
+        self->Refuse(500, "The server could not complete the request.");
+      });
+      return;
     }
     request_.body.clear();
     request_.body.shrink_to_fit();
-    if (res.stream) return Stream(std::move(res));
+    if (res.stream) return Stream(std::move(res));  // writes from this worker, as its producer runs here
     const bool close = !keepAlive_ || AsksToClose(res) || server_->stopping();
-    Answer(std::move(res), close);
+    net::post(executor_, [self = shared_from_this(), res = std::move(res), close]() mutable {
+      self->Answer(std::move(res), close);
+    });
   }
 
   // A request the server refuses itself; the connection closes after it
@@ -656,7 +749,7 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     res.stream = nullptr;
     response_ = std::move(res);
     Done(response_.status);
-    Close();
+    net::post(executor_, [self = shared_from_this()] { self->Close(); });
   }
 
   void Done(int status) {
@@ -691,7 +784,9 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
   std::string address_;
   std::string capKey_;
   bool capped_;
-  State state_ = State::kWaiting;
+  // Written on the strand and by a worker while no operation is pending;
+  // read by Shutdown() on the strand.
+  std::atomic<State> state_{State::kWaiting};
   beast::flat_buffer buffer_{64 * 1024};  // at most: a head fits (maxHeadBytes <= 32 KiB)
   std::optional<http::request_parser<http::string_body>> parser_;
   livechat::HttpRequest request_;

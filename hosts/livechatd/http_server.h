@@ -1,5 +1,6 @@
-// livechatd's HTTP/1.1 listener: Boost.Asio does the socket I/O, Boost.Beast
-// parses requests, and the adapters' HttpRequest/HttpResponse go in and out.
+// livechatd's HTTP/1.1 listener: Boost.Asio does the socket I/O on a few
+// threads, Boost.Beast parses requests, worker threads run the handlers, and
+// the adapters' HttpRequest/HttpResponse go in and out.
 //
 // Why not cpp-httplib, which the daemon used before: it gives every open
 // connection a worker thread for as long as the connection lasts, and bounds
@@ -30,8 +31,9 @@ namespace livechatd {
 struct HttpServerOptions {
   // The listener's name in /metrics ("api", "storefront", "graphql", "admin").
   std::string name = "api";
-  // Threads that run the I/O and the handlers. A handler blocks its thread
-  // (a database write, a long-poll); the others go on serving.
+  // Worker threads that run the handlers. A handler blocks its worker (a
+  // database write, a long-poll); the others go on serving. The socket I/O
+  // has threads of its own (the cores, at most 4).
   int threads = 4;
   // Bodies larger than this are refused 413 before they are read.
   std::size_t maxBodyBytes = 1 << 20;
