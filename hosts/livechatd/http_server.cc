@@ -259,7 +259,19 @@ class Workers {
         std::function<void()> job = std::move(jobs_.front());
         jobs_.pop_front();
         lock.unlock();
-        job();
+        // No exception leaves lib/; one that reaches here (an allocation
+        // failure, a bug) is logged, and this worker goes on. The job's
+        // connection, released with it, closes.
+        try {
+          job();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "livechatd: exception in a request handler: %s\n", e.what());
+        } catch (...) {
+          std::fprintf(stderr, "livechatd: unknown exception in a request handler\n");
+        }
+        // Released before the lock is taken again: it may close a connection
+        // and finish the io_context's work, neither of which needs this lock.
+        job = nullptr;
         lock.lock();
         continue;
       }
