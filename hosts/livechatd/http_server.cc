@@ -375,7 +375,6 @@ class HttpServer::Impl : public std::enable_shared_from_this<HttpServer::Impl> {
     }
   }
 
-  int open() const { return openCount_.load(); }
   bool stopping() const { return stopping_.load(); }
   const HttpServerOptions& options() const { return options_; }
   const HttpHandlers& handlers() const { return handlers_; }
@@ -916,6 +915,5 @@ int HttpServer::Bind(const std::string& host, int port, std::string* error) { re
 void HttpServer::Start() { impl_->Start(); }
 void HttpServer::Stop() { impl_->Stop(); }
 void HttpServer::Wait() { impl_->Wait(); }
-int HttpServer::OpenConnections() const { return impl_->open(); }
 
 }  // namespace livechatd

@@ -114,7 +114,6 @@ class HttpServer {
   // connection has closed.
   void Wait();
 
-  int OpenConnections() const;
 
  private:
   class Impl;
