@@ -66,7 +66,11 @@ std::uint64_t ContentLength(const livechat::HttpRequest& req) {
 
 bool IsUploadTarget(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
-  return path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import";
+  if (path == "/storefront/files" || path == "/api/files" || path == "/api/customers/import") return true;
+  // The inbox's attachments: /api/chat/conversations/{id}/files.
+  constexpr std::string_view kPrefix = "/api/chat/conversations/", kSuffix = "/files";
+  return path.size() > kPrefix.size() + kSuffix.size() && path.starts_with(kPrefix) && path.ends_with(kSuffix) &&
+         path.find('/', kPrefix.size()) == path.size() - kSuffix.size();
 }
 
 void InstallBridge(Site& site, livechat::RestApi* rest, livechat::GraphQLApi* graphql, livechat::Store& store,

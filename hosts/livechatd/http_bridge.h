@@ -28,7 +28,7 @@ struct BridgeOptions {
   // The platform requests at /platform/...; null: not served on this listener.
   livechat::PlatformApi* platform = nullptr;
   // Bodies of every route but the uploads (/storefront/files, /api/files,
-  // /api/customers/import) are refused above this (413, from Content-Length,
+  // /api/customers/import, /api/chat/conversations/{id}/files) are refused above this (413, from Content-Length,
   // before they are read): the transport's limit is sized for uploads, and
   // no other request should make the server buffer that much. 0: no check.
   std::size_t commandMaxBody = 0;

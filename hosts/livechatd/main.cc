@@ -28,6 +28,7 @@
 #include "http_bridge.h"
 #include "http_server.h"
 #include "https_webhook_transport.h"
+#include "inbox_routes.h"
 #include "livechat/blob_store.h"
 #include "openai_summarizer.h"
 #include "livechat/base/worker_loop.h"
@@ -79,6 +80,8 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
   std::printf("mcp: POST %s/mcp with X-App-Id: %s and Authorization: Bearer %s\n", base.c_str(), demo.appId.c_str(),
               demo.apiKey.c_str());
   std::printf("demo shop page with the chat widget: %s/demo/\n", pageBase.empty() ? base.c_str() : pageBase.c_str());
+  std::printf("agent inbox: %s/inbox/ (sign in as %s, password %s)\n", base.c_str(),
+              livechat::ChatService::kDemoAgentEmail, livechat::ChatService::kDemoAgentPassword);
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
@@ -452,6 +455,7 @@ int main(int argc, char** argv) {
     // (stopped and joined) first.
     livechatd::Site site;
     if (!storefrontApart) livechatd::InstallStorefront(site, *storefront, demoAppId);
+    livechatd::InstallInbox(site);
     livechatd::BridgeOptions mainOptions{cfg.accessLog, obs};
     mainOptions.commandMaxBody = commandMaxBody;
     mainOptions.mcp = mcp.get();

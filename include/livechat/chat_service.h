@@ -142,6 +142,7 @@ struct ConversationFilter {
   std::vector<std::string> tags;          // any of
   std::optional<std::string> customerUuid;
   std::optional<std::string> email;
+  std::optional<bool> isStarred;          // the agent inbox's "Starred" folder
 };
 
 // GET /chat/conversations?q=: words (runs of letters and digits) that must
@@ -220,8 +221,11 @@ Result<std::string> ParseIdempotencyKey(std::string_view header);
 std::string IdempotencyFingerprint(std::string_view method, std::string_view target, std::string_view body);
 
 // GET /chat/events: where to start, how many, which types.
+// `after` value that starts at the end of the feed: an empty page whose
+// nextCursor is the position of the newest event.
+inline constexpr char kEventFeedNow[] = "now";
 struct EventFeedRequest {
-  std::optional<std::string> after;             // a cursor: paging.nextCursor, or an event's own
+  std::optional<std::string> after;             // a cursor: paging.nextCursor, or an event's own, or kEventFeedNow
   std::optional<std::int64_t> limit;            // 1..500 (above: 500), default 100
   std::optional<std::vector<std::string>> types;  // event names; absent: all
 };
@@ -495,12 +499,27 @@ class ChatService {
   Result<Conversation> MarkRead(const Principal& p, const std::string& id);
   Result<TypingState> SetTyping(const Principal& p, const std::string& id, const std::optional<std::string>& memberId,
                                 std::optional<bool> active);
+  // Who is typing in the conversation now: rows with active true updated in
+  // the last kTypingShownMillis (the visitor's has memberId "customer"). The
+  // writers never expire a row (spec), so a reader ages them out.
+  static constexpr Millis kTypingShownMillis = 10'000;
+  Result<std::vector<TypingState>> ListTyping(const Principal& p, const std::string& id);
+  // The agent inbox's star (isStarred). No webhook event: the nine event
+  // types are the spec's, and a star is the team's own bookmark.
+  Result<Conversation> SetStarred(const Principal& p, const std::string& id, std::optional<bool> starred);
+  // The inbox's folder counts; "mine" is the session's member (0 for a key).
+  Result<InboxCounts> CountInbox(const Principal& p);
 
   // ---- Messages ----
   Result<Page<Message>> ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
                                      const std::optional<std::string>& order);
   Result<Message> GetMessage(const Principal& p, const std::string& id, const std::string& messageId);
   Result<Message> SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in);
+  // An attachment from the agent inbox, sent as the member's reply (contentType
+  // "file", the file in `files`, text the file name), with SendMessage's rules
+  // (channel, handoff from the AI agent, auto-assignment, message.created).
+  // Kind "attachment"; limits and types as the widget's (UploadFile).
+  Result<Message> SendFileAsMember(const Principal& p, const std::string& id, const FileUpload& in);
 
   // ---- Tags, notes, attributes ----
   Result<std::vector<TagCount>> ListTagCatalog(const Principal& p);
@@ -545,8 +564,12 @@ class ChatService {
   Status PutSummary(const Principal& p, const std::string& id, const std::string& text, const std::string& summarizer);
   Status Seed(const Principal& p, const SeedInput& in);
   // A demo store: members, customers, conversations on several channels,
-  // messages, tags, notes, attributes, and a key with every permission.
+  // messages, tags, notes, attributes, and a key with every permission. Its
+  // admin signs in to the inbox with kDemoAgentEmail / kDemoAgentPassword
+  // (a demo on loopback; never a store with real customers).
   Result<CreatedKey> CreateDemo(const std::string& shopName);
+  static constexpr const char* kDemoAgentEmail = "ada@demo.example";
+  static constexpr const char* kDemoAgentPassword = "demo-password";
 
   // Outbox (tests; the webhook dispatcher reads its own way).
   Result<std::vector<Event>> ListEvents(const Principal& p, int limit);
@@ -808,6 +831,21 @@ class ChatService {
   Counter* loginThrottledAddress_ = nullptr;
 
   void NotifyEventsQueued();
+  // An attachment riding on a message: its bytes already stored, its record
+  // written in the message's transaction (PrepareAttachment).
+  struct SentFile {
+    FileRecord file;
+    std::string blobKey;
+    std::string filesJson;       // the message's `files`
+    std::string eventFilesJson;  // the same with URLs signed for webhook receivers
+  };
+  // Checks an attachment (kind "attachment", the widget's limits and types)
+  // and stores its bytes; the widget's and the inbox's sends share it.
+  Result<SentFile> PrepareAttachment(const Principal* p, const std::string& uploaderType,
+                                     const std::string& uploaderId, const std::string& shopId,
+                                     const FileUpload& upload, Millis now);
+  Result<Message> SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
+                                  SentFile* attachment);
   // Adds each file entry's `url` (signed until `expiresAt` where needed).
   void AddFileUrls(Message& m, Millis expiresAt) const;
   void AddFileUrls(std::vector<Message>& ms) const;

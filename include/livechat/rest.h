@@ -26,6 +26,11 @@ struct EventStreamOptions {
   Millis retryMillis = 2'000;  // the `retry:` hint: how long a client waits before reconnecting
 };
 
+// Every write under /api/ (the admin session's surface) but the sign-in
+// carries this header with the value "1", or it is 403 FORBIDDEN: a forged
+// cross-site request cannot set it (docs/inbox.md, "Security").
+inline constexpr char kCsrfHeader[] = "X-Livechat-Csrf";
+
 struct RestOptions {
   std::size_t maxBodyBytes = 1 << 20;  // larger bodies: 413 PAYLOAD_TOO_LARGE
   std::vector<Cidr> trustedProxies;    // peers whose X-Forwarded-For is believed

@@ -281,6 +281,7 @@ Result<ConversationQuery> ConversationQueryOf(const Principal& p, const Conversa
     if (!t.empty()) q.tagsAny.push_back(t);
   q.customerUuid = f.customerUuid;
   q.email = f.email;
+  q.isStarred = f.isStarred;
   return q;
 }
 
@@ -434,6 +435,39 @@ Result<TypingState> ChatService::SetTyping(const Principal& p, const std::string
     LC_RETURN_IF_ERROR(w.PutTyping(p.shopId, t));
     return t;
   });
+}
+
+Result<std::vector<TypingState>> ChatService::ListTyping(const Principal& p, const std::string& id) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  const Millis now = clock_->NowMillis();
+  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<TypingState>>(
+                                     store(), [&](StoreReader& r) -> Result<std::vector<TypingState>> {
+                                       LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
+                                       return r.ListTyping(p.shopId, c.id);
+                                     }));
+  std::erase_if(rows, [&](const TypingState& t) { return !t.active || now - t.updatedAt > kTypingShownMillis; });
+  return rows;
+}
+
+Result<Conversation> ChatService::SetStarred(const Principal& p, const std::string& id, std::optional<bool> starred) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  if (!starred) return Invalid("starred is required: true to star the conversation, false to unstar it");
+  const Millis now = clock_->NowMillis();
+  return WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
+    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    if (c.isStarred == *starred) return c;
+    c.isStarred = *starred;
+    c.updatedAt = now;
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    if (!ok) return NotFound("conversation");
+    return c;
+  });
+}
+
+Result<InboxCounts> ChatService::CountInbox(const Principal& p) {
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  return ReadValue<InboxCounts>(store(),
+                                [&](StoreReader& r) { return r.CountInbox(p.shopId, p.memberId.value_or("")); });
 }
 
 // ---------------------------------------------------------------- customers and members

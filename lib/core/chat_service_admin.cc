@@ -308,8 +308,8 @@ Status ChatService::Seed(const Principal& p, const SeedInput& in) {
 Result<CreatedKey> ChatService::CreateDemo(const std::string& shopName) {
   LC_ASSIGN_OR_RETURN(auto shop, CreateShop(CreateShopInput{shopName, Plan::kPro, /*autoAssign=*/true}));
   const Principal sys = Principal::System(shop.id);
-  LC_ASSIGN_OR_RETURN(auto ada, CreateMember(sys, {"ada@demo.example", "Ada", "Lovelace", "admin",
-                                                   std::string("demo-password"), true, std::nullopt}));
+  LC_ASSIGN_OR_RETURN(auto ada, CreateMember(sys, {kDemoAgentEmail, "Ada", "Lovelace", "admin",
+                                                   std::string(kDemoAgentPassword), true, std::nullopt}));
   LC_ASSIGN_OR_RETURN(auto grace, CreateMember(sys, {"grace@demo.example", "Grace", "Hopper", "member",
                                                      std::nullopt, true, std::nullopt}));
   LC_RETURN_IF_ERROR(CreateMember(sys, {"alan@demo.example", "Alan", "Turing", "member", std::nullopt, false,

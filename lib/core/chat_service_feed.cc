@@ -35,7 +35,10 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
   LC_RETURN_IF_ERROR(Require(p, kPermReadConversations));
   LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(r.limit, kDefaultLimit, kMaxLimit));
   std::int64_t after = 0;
-  if (r.after) {
+  // "now": the end of the feed as it stands, for a client that reads the
+  // current state first and wants only what happens next (the inbox).
+  const bool fromNow = r.after && *r.after == kEventFeedNow;
+  if (r.after && !fromNow) {
     auto seq = DecodeEventCursor(*r.after);
     if (!seq || *seq < 0)
       return Invalid("after is not a valid cursor: pass paging.nextCursor, or an event's cursor, unchanged");
@@ -63,6 +66,10 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
   LC_RETURN_IF_ERROR(store().Read([&](StoreReader& rd) -> Status {
     // The mark and the page come from one snapshot, so an event pruned
     // after the check cannot go missing unnoticed.
+    if (fromNow) {
+      LC_ASSIGN_OR_RETURN(after, rd.GetLastEventSeq(p.shopId));
+      return Status::Ok();
+    }
     LC_ASSIGN_OR_RETURN(std::int64_t pruned, rd.GetEventsPrunedThrough());
     if (r.after && after < pruned)
       return MakeError(ErrorCode::kCursorExpired,

@@ -216,6 +216,35 @@ Result<FileRecord> ChatService::CheckUpload(const Principal* p, const std::strin
   return f;
 }
 
+Result<ChatService::SentFile> ChatService::PrepareAttachment(const Principal* p, const std::string& uploaderType,
+                                                            const std::string& uploaderId, const std::string& shopId,
+                                                            const FileUpload& upload, Millis now) {
+  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(p, uploaderType, uploaderId, upload));
+  file.shopId = shopId;
+  if (!options_.blobs) return MakeError(ErrorCode::kInternal, "file uploads are not configured (no blob store)");
+  file.createdAt = now;
+  SentFile sent;
+  sent.blobKey = file.shopId + "/attachment/" + file.id;
+  // The bytes first: a record never points at a blob that is not there. The
+  // caller removes them again when its transaction fails.
+  LC_RETURN_IF_ERROR(options_.blobs->Put(sent.blobKey, upload.bytes));
+  sent.filesJson = "[" +
+                   JsonObject()
+                       .Str("id", file.id)
+                       .Str("name", file.name)
+                       .Int("size", file.size)
+                       .Str("contentType", file.contentType)
+                       .Done() +
+                   "]";
+  Message withUrls;
+  withUrls.contentType = "file";
+  withUrls.filesJson = sent.filesJson;
+  AddFileUrls(withUrls, now + limits().webhookFileUrlTtlMillis);
+  sent.eventFilesJson = std::move(withUrls.filesJson);
+  sent.file = std::move(file);
+  return sent;
+}
+
 // ---------------------------------------------------------------- URLs
 
 std::string ChatService::FileUrl(const FileRecord& f, Millis expiresAt) const {

@@ -90,6 +90,28 @@ Result<Message> ChatService::GetMessage(const Principal& p, const std::string& i
 }
 
 Result<Message> ChatService::SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in) {
+  return SendMessageWith(p, id, in, nullptr);
+}
+
+Result<Message> ChatService::SendFileAsMember(const Principal& p, const std::string& id, const FileUpload& upload) {
+  LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
+  if (upload.kind != "attachment") return Invalid("a conversation's files are attachments (kind attachment)");
+  if (!p.memberId) return Invalid("an attachment is sent by a signed-in member");
+  const Millis now = clock_->NowMillis();
+  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(&p, "member", *p.memberId, p.shopId, upload, now));
+  SendMessageInput in;
+  in.text = sent.file.name;
+  auto out = SendMessageWith(p, id, in, &sent);
+  if (!out.ok()) {
+    (void)options_.blobs->Delete(sent.blobKey);  // a refused send leaves no bytes behind
+    return out;
+  }
+  AddFileUrls(*out, now + limits().fileUrlTtlMillis);
+  return out;
+}
+
+Result<Message> ChatService::SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
+                                             SentFile* attachment) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
   std::optional<std::string> memberId = in.memberId;
@@ -169,7 +191,16 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
     c.hasFirstMsg = true;
     c.messageCount = c.messageCount.value_or(0) + 1;
     c.updatedAt = now;
+    if (attachment) {
+      m.contentType = "file";
+      m.filesJson = attachment->filesJson;
+    }
     LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    if (attachment) {
+      attachment->file.conversationId = m.conversationId;
+      attachment->file.messageId = m.id;
+      LC_RETURN_IF_ERROR(w.InsertFile(attachment->file));
+    }
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
     if (!ok) return NotFound("conversation");
     if (in.asCustomer && customer) {
@@ -178,7 +209,8 @@ Result<Message> ChatService::SendMessage(const Principal& p, const std::string& 
       LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
     }
     if (!m.isNote)  // notes are internal: never an event
-      events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now, MessageEventData(m)});
+      events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now,
+                             MessageEventData(m, attachment ? &attachment->eventFilesJson : nullptr)});
     LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
     return Sent{std::move(m), std::move(c), std::move(customer)};
   }));

@@ -381,38 +381,21 @@ Result<Message> ChatService::VisitorSendFile(const VisitorSession& s, const File
                                              const std::optional<std::string>& caption) {
   if (caption) LC_RETURN_IF_ERROR(CheckText(caption, "caption", limits().messageTextMax));
   if (upload.kind != "attachment") return Invalid("the widget sends attachments only (kind attachment)");
-  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(nullptr, "visitor", s.id, upload));
-  file.shopId = s.shopId;
-  if (!options_.blobs) return MakeError(ErrorCode::kInternal, "file uploads are not configured (no blob store)");
   const Millis now = clock_->NowMillis();
-  file.createdAt = now;
-  const std::string key = file.shopId + "/attachment/" + file.id;
-  // The bytes first: a record never points at a blob that is not there. A
-  // failed transaction removes them again.
-  LC_RETURN_IF_ERROR(options_.blobs->Put(key, upload.bytes));
-  std::string entry = JsonObject()
-                          .Str("id", file.id)
-                          .Str("name", file.name)
-                          .Int("size", file.size)
-                          .Str("contentType", file.contentType)
-                          .Done();
+  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(nullptr, "visitor", s.id, s.shopId, upload, now));
   InboundMessageInput in;
-  in.text = caption && !Trim(*caption).empty() ? *caption : file.name;
+  in.text = caption && !Trim(*caption).empty() ? *caption : sent.file.name;
   in.contentType = "file";
-  in.filesJson = "[" + entry + "]";
-  Message withUrls;
-  withUrls.contentType = "file";
-  withUrls.filesJson = in.filesJson;
-  AddFileUrls(withUrls, now + limits().webhookFileUrlTtlMillis);
-  in.eventFilesJson = withUrls.filesJson;
+  in.filesJson = sent.filesJson;
+  in.eventFilesJson = sent.eventFilesJson;
   auto out = SendFromVisitor(store(), *random_, s, std::move(in), limits().browsedPagesKept, now,
                              [&](StoreWriter& w, const Message& m) -> Status {
-                               file.conversationId = m.conversationId;
-                               file.messageId = m.id;
-                               return w.InsertFile(file);
+                               sent.file.conversationId = m.conversationId;
+                               sent.file.messageId = m.id;
+                               return w.InsertFile(sent.file);
                              });
   if (!out.ok()) {
-    (void)options_.blobs->Delete(key);
+    (void)options_.blobs->Delete(sent.blobKey);
     return out;
   }
   NotifyEventsQueued();

@@ -125,6 +125,7 @@ struct RestApi::Impl {
   HttpResponse Login(const HttpRequest& req, const std::string& ip);
   HttpResponse Upload(const HttpRequest& req, const ParsedTarget& target, const Principal& p, bool import);
   HttpResponse Logout(const HttpRequest& req);
+  HttpResponse Session(const Principal& session);
   std::string SessionCookie(const std::string& value, Millis maxAgeMillis) const;
 
   // The admin surface's own routes (the rest of /api/chat/... is the chat
@@ -172,6 +173,11 @@ const std::vector<RestApi::Impl::AdminRoute>& RestApi::Impl::AdminRoutes() {
          return api.Logout(req);
        },
        "/api/auth/logout"},
+      {{"auth", "session"}, "GET", true,
+       [](Impl& api, const HttpRequest&, const ParsedTarget&, const std::string&, const Principal* p) {
+         return api.Session(*p);
+       },
+       "/api/auth/session"},
       {{"files"}, "POST", true,
        [](Impl& api, const HttpRequest& req, const ParsedTarget& t, const std::string&, const Principal* p) {
          return api.Upload(req, t, *p, /*import=*/false);
@@ -364,15 +370,31 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
     if (!principal.ok()) return rest::ErrorResponse(principal.error());
     session = std::move(principal).value();
   }
+  // Cross-site request forgery: the cookie is SameSite=Strict, and a write
+  // must also carry a header no form and no cross-origin script can send
+  // without a CORS preflight this server never grants. Checked once the
+  // route and method are known (a 404 or 405 changes nothing either way).
+  // Sign-in creates no state worth forging and has no session to ride on.
+  const bool safeMethod = req.method == "GET" || req.method == "HEAD" || req.method == "OPTIONS";
+  const bool forgeable = !safeMethod && req.Header(kCsrfHeader).value_or("") != "1";
+  auto forged = [] {
+    return rest::ErrorResponse(MakeError(ErrorCode::kForbidden, std::string("a write under /api/ needs the header ") +
+                                                                    kCsrfHeader +
+                                                                    ": 1 (the inbox sends it; see docs/inbox.md)"));
+  };
   if (m.pathRow == nullptr) {
     if (segs.size() < 2 || segs[1] != "chat")
       return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
     return rest::DispatchChat(service, *session, req, *target, 1, options.maxBodyBytes,
-                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*session, req, run); },
+                              [&](const std::function<HttpResponse()>& run) {
+                                return forgeable ? forged() : Idempotent(*session, req, run);
+                              },
                               &streams);
   }
-  HttpResponse resp = m.row ? m.row->serve(*this, req, *target, ip, session ? &*session : nullptr)
-                            : rest::MethodNotAllowed(req.method, m.allow);
+  const bool signIn = m.pathRow->route == "/api/auth/login";
+  HttpResponse resp = !m.row                  ? rest::MethodNotAllowed(req.method, m.allow)
+                      : forgeable && !signIn ? forged()
+                                              : m.row->serve(*this, req, *target, ip, session ? &*session : nullptr);
   resp.route = m.pathRow->route;
   return resp;
 }
@@ -447,6 +469,15 @@ HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip)
   resp.SetHeader("Set-Cookie",
                  SessionCookie(result->token, result->session.expiresAt - result->session.createdAt));
   return resp;
+}
+
+// Who the cookie signs in: the inbox asks on load (the cookie is HttpOnly).
+HttpResponse RestApi::Impl::Session(const Principal& session) {
+  auto member = service.GetMember(session, session.memberId.value_or(""));
+  if (!member.ok()) return rest::ErrorResponse(member.error());
+  std::string data = "{\"member\":" + ToJson(*member) + ",\"shopId\":";
+  AppendJsonString(data, session.shopId);
+  return rest::JsonResponse(200, rest::DataEnvelope(data + "}"));
 }
 
 HttpResponse RestApi::Impl::Logout(const HttpRequest& req) {

@@ -166,6 +166,10 @@ Result<ConversationFilter> FilterFromQuery(const ParsedTarget& t) {
       return Invalid("isRead must be true or false");
     }
   }
+  if (auto isStarred = t.Query("isStarred")) {
+    if (*isStarred != "true" && *isStarred != "false") return Invalid("isStarred must be true or false");
+    f.isStarred = *isStarred == "true";
+  }
   f.tags = t.QueryAll("tag");
   f.customerUuid = t.Query("customerUuid");
   f.email = t.Query("email");

@@ -159,6 +159,37 @@ Result<HttpResponse> SetTyping(RouteContext& c) {
   return Ok(DataEnvelope(ToJson(state)));
 }
 
+// The agent inbox's own reads and writes (session only, adminOnly routes).
+Result<HttpResponse> ListTyping(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::vector<TypingState> rows, c.service.ListTyping(c.principal, c.params[0]));
+  return Ok(DataEnvelope(JsonArray(rows, [](const TypingState& t) { return ToJson(t); })));
+}
+
+Result<HttpResponse> SetStarred(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(std::optional<bool> starred, c.body->OptBool("starred"));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.SetStarred(c.principal, c.params[0], starred));
+  return Ok(DataEnvelope(ConversationDetail(conv)));
+}
+
+Result<HttpResponse> CountInbox(RouteContext& c) {
+  LC_ASSIGN_OR_RETURN(InboxCounts n, c.service.CountInbox(c.principal));
+  return Ok(DataEnvelope("{\"open\":" + std::to_string(n.open) + ",\"unread\":" + std::to_string(n.unread) +
+                         ",\"mine\":" + std::to_string(n.mine) + ",\"unassigned\":" + std::to_string(n.unassigned) +
+                         ",\"starred\":" + std::to_string(n.starred) + "}"));
+}
+
+// The raw bytes as the body, their type as Content-Type, ?name= the file name
+// (like POST /api/files).
+Result<HttpResponse> SendFile(RouteContext& c) {
+  FileUpload in;
+  in.kind = "attachment";
+  in.name = c.target.Query("name").value_or("");
+  in.contentType = c.req.Header("content-type").value_or("");
+  in.bytes = c.req.body;
+  LC_ASSIGN_OR_RETURN(Message m, c.service.SendFileAsMember(c.principal, c.params[0], in));
+  return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)), 201);
+}
+
 // ---- Messages ----
 
 Result<HttpResponse> ListMessages(RouteContext& c) {
@@ -416,7 +447,11 @@ const std::vector<Route>& Routes() {
       {{"chat", "conversations", "{conversationId}", "state"}, "POST", B::kRequired, SetState},
       {{"chat", "conversations", "{conversationId}", "assign"}, "POST", B::kRequired, Assign},
       {{"chat", "conversations", "{conversationId}", "read"}, "POST", B::kOptional, MarkRead},
+      {{"chat", "conversations", "{conversationId}", "typing"}, "GET", B::kNone, ListTyping, /*adminOnly=*/true},
       {{"chat", "conversations", "{conversationId}", "typing"}, "POST", B::kRequired, SetTyping},
+      {{"chat", "conversations", "{conversationId}", "star"}, "POST", B::kRequired, SetStarred, /*adminOnly=*/true},
+      {{"chat", "conversations", "{conversationId}", "files"}, "POST", B::kNone, SendFile, /*adminOnly=*/true},
+      {{"chat", "inbox-counts"}, "GET", B::kNone, CountInbox, /*adminOnly=*/true},
       {{"chat", "conversations", "{conversationId}", "messages"}, "GET", B::kNone, ListMessages},
       {{"chat", "conversations", "{conversationId}", "messages"}, "POST", B::kRequired, SendMessage},
       {{"chat", "conversations", "{conversationId}", "messages", "{messageId}"}, "GET", B::kNone, GetMessage},

@@ -47,6 +47,7 @@ struct PlatformFixture : RestFixture {
     req.target = target;
     req.peerIp = "203.0.113.7";
     req.headers.emplace_back("cookie", cookie);
+    if (method != "GET") req.headers.emplace_back("x-livechat-csrf", "1");
     return Send(req);
   }
   Reply AdminLogin() {

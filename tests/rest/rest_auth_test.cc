@@ -409,7 +409,8 @@ TEST_CASE("Admin login sets the session cookie; /api/chat mirrors /chat; logout 
 
   // An inbox session replies as its own member.
   auto sent = f.Send(Bare("POST", "/api/chat/conversations/" + conv.id + "/messages",
-                          {{"cookie", cookie}, {"content-type", "application/json"}}, "203.0.113.7",
+                          {{"cookie", cookie}, {"content-type", "application/json"}, {"x-livechat-csrf", "1"}},
+                          "203.0.113.7",
                           R"({"text":"from the inbox"})"));
   REQUIRE(sent.status() == 201);
   CHECK(Str(At(sent.data(), "memberId")) == f.agent.id);
@@ -426,13 +427,13 @@ TEST_CASE("Admin login sets the session cookie; /api/chat mirrors /chat; logout 
   CHECK(publicWithCookie.status() == 401);
   CHECK(publicWithCookie.code() == "UNAUTHENTICATED");
 
-  auto out = f.Send(Bare("POST", "/api/auth/logout", {{"cookie", cookie}}));
+  auto out = f.Send(Bare("POST", "/api/auth/logout", {{"cookie", cookie}, {"x-livechat-csrf", "1"}}));
   REQUIRE(out.status() == 200);
   CHECK(out.header("Set-Cookie").find("Max-Age=0") != std::string::npos);
   auto after = f.Send(Bare("GET", "/api/chat/conversations", {{"cookie", cookie}}));
   CHECK(after.status() == 401);
   CHECK(after.code() == "UNAUTHENTICATED");
-  CHECK(f.Send(Bare("POST", "/api/auth/logout", {})).status() == 200);  // already logged out
+  CHECK(f.Send(Bare("POST", "/api/auth/logout", {{"x-livechat-csrf", "1"}})).status() == 200);  // already logged out
 
   // Sessions expire.
   auto again = Login(f, R"({"email":"agent@example.com","password":"correct horse battery"})");

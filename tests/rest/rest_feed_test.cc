@@ -194,3 +194,36 @@ TEST_CASE("feed: a reader following while 4 writers write sees every event once,
 
 }  // namespace
 }  // namespace livechat
+
+namespace livechat {
+namespace {
+
+using namespace livechat::testing;
+
+TEST_CASE("change feed: after=now starts at the end; what follows comes once, in order") {
+  RestFixture f;
+  f.InboundFrom("maya@example.com", "before");
+  const std::size_t before = AllEventIds(f).size();
+  REQUIRE(before > 0);
+
+  FeedPage now = Feed(f, "?after=now");
+  REQUIRE(now.status == 200);
+  CHECK(now.items.empty());
+  CHECK_FALSE(now.hasMore);
+  // The position is the newest event's: the same cursor the full read ends at.
+  std::string fromStart;
+  FollowAll(f, fromStart);
+  CHECK(now.nextCursor == fromStart);
+
+  f.InboundFrom("liam@example.com", "after");
+  std::string cursor = now.nextCursor;
+  const std::vector<std::string> next = FollowAll(f, cursor);
+  const std::vector<std::string> all = AllEventIds(f);
+  CHECK(next == std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(before), all.end()));
+  CHECK_FALSE(next.empty());
+
+  CHECK(Feed(f, "?after=NOW").status == 400);  // only the exact word
+}
+
+}  // namespace
+}  // namespace livechat

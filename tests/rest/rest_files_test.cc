@@ -32,6 +32,7 @@ struct FilesRest {
     req.target = target;
     req.peerIp = "203.0.113.7";
     if (session) req.headers.emplace_back("cookie", cookie);
+    req.headers.emplace_back("x-livechat-csrf", "1");
     if (!type.empty()) req.headers.emplace_back("content-type", type);
     req.body = bytes;
     return f.Send(req);

@@ -83,6 +83,10 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("GetMessage"));
     return inner_.GetMessage(shopId, conversationId, idOrSeq);
   }
+  Result<InboxCounts> CountInbox(const std::string& shopId, const std::string& memberId) override {
+    LC_RETURN_IF_ERROR(Gate("CountInbox"));
+    return inner_.CountInbox(shopId, memberId);
+  }
   Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) override {
     LC_RETURN_IF_ERROR(Gate("ListTagCatalog"));
     return inner_.ListTagCatalog(shopId);
@@ -444,6 +448,10 @@ class FaultyWriter final : public StoreWriter {
                                              const std::vector<std::string>& types, int limit) override {
     LC_RETURN_IF_ERROR(Gate("ListEventsAfter"));
     return inner_.ListEventsAfter(shopId, afterSeq, types, limit);
+  }
+  Result<std::int64_t> GetLastEventSeq(const std::string& shopId) override {
+    LC_RETURN_IF_ERROR(Gate("GetLastEventSeq"));
+    return inner_.GetLastEventSeq(shopId);
   }
   Result<std::int64_t> GetEventsPrunedThrough() override {
     LC_RETURN_IF_ERROR(Gate("GetEventsPrunedThrough"));

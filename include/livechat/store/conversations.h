@@ -77,6 +77,7 @@ struct ConversationQuery {
   std::optional<std::string> assigneeId;       // memberId equals
   bool unassignedOnly = false;                 // no memberId
   std::optional<bool> isRead;
+  std::optional<bool> isStarred;
   std::vector<std::string> tagsAny;            // carries at least one of these
   std::optional<std::string> customerUuid;
   std::optional<std::string> email;            // customerEmail equals (case-insensitive)
@@ -120,6 +121,17 @@ struct ConversationHit {
   std::string text;
 };
 
+// The agent inbox's folder counts over a shop's listed conversations (the
+// ones ConversationQuery lists with no filter): open ones, open and unread,
+// open and assigned to one member, open and unassigned, starred (any status).
+struct InboxCounts {
+  std::int64_t open = 0;
+  std::int64_t unread = 0;
+  std::int64_t mine = 0;
+  std::int64_t unassigned = 0;
+  std::int64_t starred = 0;
+};
+
 class ConversationReads {
  public:
   virtual ~ConversationReads() = default;
@@ -135,6 +147,8 @@ class ConversationReads {
   // oldest first.
   virtual Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
                                                                         const std::string& customerId) = 0;
+  // In one pass over the shop's listed conversations; `memberId` is whose "mine" counts.
+  virtual Result<InboxCounts> CountInbox(const std::string& shopId, const std::string& memberId) = 0;
   // Distinct tags over the shop's conversations with their use counts, by name.
   virtual Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) = 0;
   // Legacy conversations (not yet in the newer datastore) of a shop, in the

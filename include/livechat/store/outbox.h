@@ -30,6 +30,8 @@ class OutboxReads {
   // stores have one writer at a time), at most `limit`.
   virtual Result<std::vector<Event>> ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
                                                      const std::vector<std::string>& types, int limit) = 0;
+  // The shop's newest event's seq (0: none): the feed's "now".
+  virtual Result<std::int64_t> GetLastEventSeq(const std::string& shopId) = 0;
   // The highest seq PruneEvents has removed (0: none): a feed position
   // below it may have missed events.
   virtual Result<std::int64_t> GetEventsPrunedThrough() = 0;

@@ -45,6 +45,7 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
   Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
                                             const std::string& idOrSeq) override;
+  Result<InboxCounts> CountInbox(const std::string& shopId, const std::string& memberId) override;
   Result<std::vector<TagCount>> ListTagCatalog(const std::string& shopId) override;
   Result<std::vector<Note>> ListNotes(const std::string& shopId, const std::string& conversationId) override;
   Result<std::optional<Note>> GetNote(const std::string& shopId, const std::string& conversationId,
@@ -153,6 +154,7 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<Event>> ListEventsAfter(const std::string& shopId, std::int64_t afterSeq,
                                              const std::vector<std::string>& types, int limit) override;
   Result<std::int64_t> GetEventsPrunedThrough() override;
+  Result<std::int64_t> GetLastEventSeq(const std::string& shopId) override;
   Result<std::int64_t> PruneEvents(Millis before, int limit) override;
   Result<std::vector<Conversation>> ListConversationsOfCustomer(const std::string& shopId,
                                                                 const std::string& customerId) override;

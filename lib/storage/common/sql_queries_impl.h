@@ -799,6 +799,7 @@ inline std::string ConversationFilterSql(const ConversationQuery& q, const char*
   if (q.assigneeId) sql += " AND member_id = :assignee";
   if (q.unassignedOnly) sql += " AND member_id IS NULL";
   if (q.isRead) sql += " AND is_read = :is_read";
+  if (q.isStarred) sql += " AND is_starred = :is_starred";
   if (q.customerUuid) sql += " AND customer_uuid = :customer";
   if (q.email) sql += " AND lower(customer_email) = lower(:email)";
   if (q.excludeId) sql += " AND id <> :exclude";
@@ -816,6 +817,7 @@ void BindConversationFilters(Statement& st, const ConversationQuery& q) {
   if (q.channel) st.Named(":channel", *q.channel);
   if (q.assigneeId) st.Named(":assignee", *q.assigneeId);
   if (q.isRead) st.Named(":is_read", *q.isRead);
+  if (q.isStarred) st.Named(":is_starred", *q.isStarred);
   if (q.customerUuid) st.Named(":customer", *q.customerUuid);
   if (q.email) st.Named(":email", *q.email);
   if (q.excludeId) st.Named(":exclude", *q.excludeId);
@@ -989,6 +991,26 @@ Status SqlQueries<D>::ReplaceConversationTags(const std::string& shopId, const s
     LC_RETURN_IF_ERROR(st.Run());
   }
   return WriteTagRows(shopId, conversationId, unique);
+}
+
+// One scan of the shop's rows (conversations_list's prefix) rather than five
+// counts: the inbox asks for all of them after every change it hears of.
+template <class D>
+Result<InboxCounts> SqlQueries<D>::CountInbox(const std::string& shopId, const std::string& memberId) {
+  static const std::string sql =
+      "SELECT"
+      " COALESCE(SUM(CASE WHEN status = 'open' THEN 1 ELSE 0 END), 0),"
+      " COALESCE(SUM(CASE WHEN status = 'open' AND is_read = 0 THEN 1 ELSE 0 END), 0),"
+      " COALESCE(SUM(CASE WHEN status = 'open' AND member_id = ?2 THEN 1 ELSE 0 END), 0),"
+      " COALESCE(SUM(CASE WHEN status = 'open' AND member_id IS NULL THEN 1 ELSE 0 END), 0),"
+      " COALESCE(SUM(CASE WHEN is_starred = 1 THEN 1 ELSE 0 END), 0)"
+      " FROM conversations WHERE shop_id = ?1 AND in_new_datastore = 1 AND channel <> 'playground'";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Add(shopId).Add(memberId);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  InboxCounts out;
+  if (row) out = InboxCounts{st.Int(0), st.Int(1), st.Int(2), st.Int(3), st.Int(4)};
+  return out;
 }
 
 template <class D>
@@ -1317,6 +1339,15 @@ Result<std::vector<Event>> SqlQueries<D>::ListEventsAfter(const std::string& sho
   st.Add(shopId).Add(afterSeq).Add(limit);
   for (const auto& t : types) st.Add(t);
   return FetchAll<Event>(st, ReadEvent);
+}
+
+// events_shop (shop_id, seq): one index probe from the end.
+template <class D>
+Result<std::int64_t> SqlQueries<D>::GetLastEventSeq(const std::string& shopId) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("SELECT coalesce(max(seq), 0) FROM events WHERE shop_id = ?1"));
+  st.Add(shopId);
+  LC_ASSIGN_OR_RETURN(bool row, st.Step());
+  return row ? st.Int(0) : std::int64_t{0};
 }
 
 template <class D>
