@@ -738,6 +738,17 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
         return ok_;
       }
       bool ok() const { return ok_; }
+      // An SSE client sends nothing after its request: a readable socket
+      // that reads 0 bytes (or fails) is a client that hung up. A peek,
+      // never a read: any bytes stay for no one (the connection ends with
+      // the stream anyway).
+      bool Open() override {
+        if (!ok_) return false;
+        char byte;
+        const ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) ok_ = false;
+        return ok_;
+      }
 
      private:
       int fd_;

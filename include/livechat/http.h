@@ -39,6 +39,11 @@ class StreamSink {
   // False when the client is gone or did not take them within the transport's
   // write timeout: the producer must return then (nothing more can be sent).
   virtual bool Write(std::string_view bytes) = 0;
+  // False once the transport knows the client has gone (it hung up while the
+  // producer was waiting for something to send). Cheap: a producer that
+  // waits asks it at each wake-up and returns, freeing what it holds,
+  // without waiting for a write to fail.
+  virtual bool Open() { return true; }
 };
 
 struct HttpResponse {

@@ -104,6 +104,7 @@ class Stream {
       const auto beat = lastWrite_ + std::chrono::milliseconds(o.heartbeatMillis);
       const std::uint64_t now = state_->WaitUntil(seen_, std::min({poll, beat, end}));
       if (state_->Stopped() || Steady::now() >= end) return false;
+      if (!sink.Open()) return false;  // hung up: its place is free now, not at the next heartbeat
       if (now != seen_) return true;
       const auto t = Steady::now();
       if (t >= beat) {

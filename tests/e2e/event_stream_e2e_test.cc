@@ -362,6 +362,34 @@ TEST_CASE("live feed e2e: a reader that stops reading is closed after the write 
   CHECK(all == polled);
 }
 
+TEST_CASE("live feed e2e: a client that hangs up frees its place within the poll interval, not at the next "
+          "heartbeat") {
+  // A browser reloading the inbox drops its EventSource and opens a new one
+  // at once. With 15 s heartbeats the server used to notice the old one only
+  // at its next write, so a few reloads hit --event-streams-per-key (429).
+  Setup s(1, {"--event-streams-per-key", "2", "--event-stream-heartbeat", "15s", "--event-stream-poll", "500ms"});
+  // Each round opens the key's 2 places, then hangs up on both; the next
+  // round gets them again within 3 s (about one poll interval, 500 ms), far
+  // sooner than the 15 s heartbeat that used to find them gone.
+  for (int round = 0; round < 4; ++round) {
+    CAPTURE(round);
+    std::vector<std::unique_ptr<SseClient>> open;
+    const auto until = Steady::now() + 3s;
+    int refused = 0;
+    while (open.size() < 2 && Steady::now() < until) {
+      auto c = std::make_unique<SseClient>(s.Port(0));
+      if (c->Open("/chat/events", s.allKey) == 200) {
+        open.push_back(std::move(c));
+      } else {
+        ++refused;
+        std::this_thread::sleep_for(100ms);
+      }
+    }
+    CHECK(open.size() == 2);
+    if (round == 0) CHECK(refused == 0);
+  }
+}
+
 TEST_CASE("live feed e2e: --event-streams and --event-streams-per-key: N open, the N+1th is 429 with Retry-After; "
           "a closed stream's place comes back; a bad cursor or key is answered before streaming") {
   Setup s(1, {"--event-streams", "3", "--event-streams-per-key", "2", "--event-stream-heartbeat", "200ms",
