@@ -172,7 +172,7 @@ Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
   livechat::InboundMessageInput in;
   in.channel = Opt(a, "channel").value_or("online_store");
   if (!livechat::IsKnownChannel(in.channel))
-    return UsageError("--" + std::string(livechat::kUnknownChannelMessage));
+    return UsageError("--" + livechat::UnknownChannelMessage());
   in.customerName = Opt(a, "customer-name");
   in.customerEmail = Opt(a, "customer-email");
   in.customerPhone = Opt(a, "customer-phone");
@@ -508,6 +508,11 @@ std::string ErrorJson(std::string_view code, const std::string& message) {
 Outcome UsageError(const std::string& message) { return Outcome{2, ErrorJson("INVALID_PARAMS", message)}; }
 
 const std::vector<Command>& Commands() {
+  // The core's channel lists, named in the help as they are checked.
+  static const std::string kChannelHelp = livechat::JoinChannels(livechat::kChannels, "|") + " (default online_store)";
+  static const std::string kIntegratedChannelHelp = livechat::JoinChannels(livechat::kIntegratedChannels, "|");
+  static const std::string kIntegrationsSummary =
+      "the store's channel integrations (" + livechat::JoinChannels(livechat::kIntegratedChannels, ", ") + ")";
   static const std::vector<Command> kCommands = {
       {{"store", "create"},
        {{"name", true, true, "store name"},
@@ -541,7 +546,7 @@ const std::vector<Command>& Commands() {
        MemberCreate},
       {{"conversation", "start"},
        {kStore,
-        {"channel", true, false, "online_store|email|facebook|instagram|whatsapp|playground (default online_store)"},
+        {"channel", true, false, kChannelHelp.c_str()},
         {"customer-name", true, false, "customer name"},
         {"customer-email", true, false, "customer email (the same email is the same contact)"},
         {"customer-phone", true, false, "customer phone"},
@@ -621,14 +626,14 @@ const std::vector<Command>& Commands() {
        {kStore, {"id", true, true, "the platform's data request id"}},
        "one customer-data request with its export: everything held on the contact",
        DataRequestShow},
-      {{"integrations", "list"}, {kStore}, "the store's channel integrations (email, facebook, instagram, whatsapp)",
+      {{"integrations", "list"}, {kStore}, kIntegrationsSummary.c_str(),
        IntegrationList},
       {{"integrations", "connect"},
-       {kStore, {"channel", true, true, "email|facebook|instagram|whatsapp"}},
+       {kStore, {"channel", true, true, kIntegratedChannelHelp.c_str()}},
        "reconnect a channel (agent replies on it are delivered again)",
        IntegrationConnect},
       {{"integrations", "disconnect"},
-       {kStore, {"channel", true, true, "email|facebook|instagram|whatsapp"}},
+       {kStore, {"channel", true, true, kIntegratedChannelHelp.c_str()}},
        "disconnect a channel (agent replies on it are refused with CHANNEL_UNAVAILABLE)",
        IntegrationDisconnect},
       {{"demo"},

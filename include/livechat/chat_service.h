@@ -136,7 +136,7 @@ struct PageRequest {
 
 struct ConversationFilter {
   std::optional<std::string> status;      // open | resolved
-  std::optional<std::string> channel;     // online_store | email | facebook | instagram | whatsapp
+  std::optional<std::string> channel;     // one of kChannels (model.h)
   std::optional<std::string> assigneeId;  // member id or "unassigned"
   std::optional<bool> isRead;
   std::vector<std::string> tags;          // any of

@@ -3,9 +3,11 @@
 // Plain values: no behaviour, no I/O. Times are Unix milliseconds, UTC.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,13 +132,26 @@ struct LastMessage {
 // digits (E.164's bounds).
 std::string PhoneKey(std::string_view phone);
 
-// Channels a conversation can start on (list filter `channel`).
-// online_store | email | facebook | instagram | whatsapp
+// Channels a conversation can start on (list filter `channel`), the one list
+// every surface checks against and names in its messages and help.
+// "playground": the AI playground's test conversations (the tool server's
+// list_conversations); the store talks to its own AI agent there.
+inline constexpr std::array<std::string_view, 6> kChannels = {"online_store", "email",     "facebook",
+                                                              "instagram",    "whatsapp",  "playground"};
+// Those of them that depend on an integration (livechatctl integrations, the
+// uninstall's disconnect). online_store is the widget: part of the app
+// itself, not a connection to another service.
+inline constexpr std::array<std::string_view, 4> kIntegratedChannels = {"email", "facebook", "instagram", "whatsapp"};
 bool IsKnownChannel(std::string_view channel);
-// The refusals of the two rules below, one text for every surface (a CLI
-// prefixes its option's dashes).
-inline constexpr std::string_view kUnknownChannelMessage =
-    "channel must be one of online_store, email, facebook, instagram, whatsapp, playground";
+bool IsIntegratedChannel(std::string_view channel);
+// The names joined by `separator` ("a, b" in a message, "a|b" in a CLI's help).
+std::string JoinChannels(std::span<const std::string_view> channels, std::string_view separator);
+// The refusals of the channel and role rules, one text for every surface (a
+// CLI prefixes its option's dashes):
+// "channel must be one of online_store, email, facebook, instagram, whatsapp, playground"
+std::string UnknownChannelMessage();
+// "channel must be one of email, facebook, instagram, whatsapp"
+std::string UnknownIntegratedChannelMessage();
 // A team member's role: admin or member.
 inline bool IsMemberRole(std::string_view role) { return role == "admin" || role == "member"; }
 inline constexpr std::string_view kMemberRoleMessage = "role must be admin or member";

@@ -266,7 +266,7 @@ Result<ConversationQuery> ConversationQueryOf(const Principal& p, const Conversa
     q.status = f.status;
   }
   if (f.channel) {
-    if (!IsKnownChannel(*f.channel)) return Invalid(std::string(kUnknownChannelMessage));
+    if (!IsKnownChannel(*f.channel)) return Invalid(UnknownChannelMessage());
     q.channel = f.channel;
   }
   if (f.assigneeId) {

@@ -367,7 +367,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
 
 Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  if (!IsKnownChannel(in.channel)) return Invalid(std::string(kUnknownChannelMessage));
+  if (!IsKnownChannel(in.channel)) return Invalid(UnknownChannelMessage());
   LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
   if (in.customerName) LC_RETURN_IF_ERROR(CheckText(in.customerName, "customerName", 255));
   if (in.customerEmail) LC_RETURN_IF_ERROR(CheckText(in.customerEmail, "customerEmail", 254));

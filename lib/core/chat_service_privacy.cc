@@ -20,14 +20,6 @@ using namespace internal;
 
 namespace {
 
-// The channels that depend on an integration. online_store is the widget:
-// it is part of the app itself, not a connection to another service.
-constexpr std::array<const char*, 4> kIntegratedChannels = {"email", "facebook", "instagram", "whatsapp"};
-
-bool IsIntegratedChannel(std::string_view ch) {
-  return std::find(kIntegratedChannels.begin(), kIntegratedChannels.end(), ch) != kIntegratedChannels.end();
-}
-
 // What one request changed, reported in the audit trail as {"name": n, ...}
 // in a fixed order; only the counts a topic can touch are listed.
 class Changes {
@@ -436,12 +428,12 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
       LC_ASSIGN_OR_RETURN(std::int64_t ended, w.DeleteSessions(p.shopId, ""));
       changes.Add("sessions", ended);
       LC_ASSIGN_OR_RETURN(auto stored, w.ListChannelIntegrations(p.shopId));
-      for (const char* ch : kIntegratedChannels) {
+      for (std::string_view ch : kIntegratedChannels) {
         bool connected = true;
         for (const auto& i : stored)
           if (i.channel == ch) connected = i.connected;
         if (!connected) continue;
-        LC_RETURN_IF_ERROR(w.PutChannelIntegration(ChannelIntegration{p.shopId, ch, false, now}));
+        LC_RETURN_IF_ERROR(w.PutChannelIntegration(ChannelIntegration{p.shopId, std::string(ch), false, now}));
         changes.Add("channelsDisconnected");
       }
     } else if (in.topic == platform_topic::kCustomersRedact) {
@@ -541,8 +533,8 @@ Result<std::vector<ChannelIntegration>> ChatService::ListChannelIntegrations(con
         if (!shop) return NotFound("store");
         LC_ASSIGN_OR_RETURN(auto stored, r.ListChannelIntegrations(p.shopId));
         std::vector<ChannelIntegration> out;
-        for (const char* ch : kIntegratedChannels) {
-          ChannelIntegration i{p.shopId, ch, true, 0};
+        for (std::string_view ch : kIntegratedChannels) {
+          ChannelIntegration i{p.shopId, std::string(ch), true, 0};
           for (const auto& s : stored)
             if (s.channel == ch) i = s;
           out.push_back(std::move(i));
@@ -554,7 +546,7 @@ Result<std::vector<ChannelIntegration>> ChatService::ListChannelIntegrations(con
 Result<ChannelIntegration> ChatService::SetChannelIntegration(const Principal& p, const std::string& channel,
                                                               bool connected) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  if (!IsIntegratedChannel(channel)) return Invalid("channel must be one of email, facebook, instagram, whatsapp");
+  if (!IsIntegratedChannel(channel)) return Invalid(UnknownIntegratedChannelMessage());
   ChannelIntegration i{p.shopId, channel, connected, clock_->NowMillis()};
   LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));

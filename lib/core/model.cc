@@ -1,5 +1,6 @@
 #include "livechat/model.h"
 
+#include <algorithm>
 #include <array>
 
 namespace livechat {
@@ -95,11 +96,25 @@ std::string PhoneKey(std::string_view phone) {
   return digits;
 }
 
-bool IsKnownChannel(std::string_view c) {
-  // "playground": the AI playground's test conversations (the tool server's
-  // list_conversations); the store talks to its own AI agent there.
-  return c == "online_store" || c == "email" || c == "facebook" || c == "instagram" || c == "whatsapp" ||
-         c == "playground";
+bool IsKnownChannel(std::string_view c) { return std::find(kChannels.begin(), kChannels.end(), c) != kChannels.end(); }
+
+bool IsIntegratedChannel(std::string_view c) {
+  return std::find(kIntegratedChannels.begin(), kIntegratedChannels.end(), c) != kIntegratedChannels.end();
+}
+
+std::string JoinChannels(std::span<const std::string_view> channels, std::string_view separator) {
+  std::string out;
+  for (std::string_view c : channels) {
+    if (!out.empty()) out += separator;
+    out += c;
+  }
+  return out;
+}
+
+std::string UnknownChannelMessage() { return "channel must be one of " + JoinChannels(kChannels, ", "); }
+
+std::string UnknownIntegratedChannelMessage() {
+  return "channel must be one of " + JoinChannels(kIntegratedChannels, ", ");
 }
 
 }  // namespace livechat

@@ -25,7 +25,24 @@ TEST_CASE("member role and channel rules with their messages") {
   CHECK(kMemberRoleMessage == "role must be admin or member");
   CHECK(IsKnownChannel("playground"));
   CHECK_FALSE(IsKnownChannel("sms"));
-  CHECK(kUnknownChannelMessage == "channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
+  CHECK(UnknownChannelMessage() == "channel must be one of online_store, email, facebook, instagram, whatsapp, playground");
+}
+
+TEST_CASE("one channel list: the checks, the messages and the help all come from it") {
+  for (std::string_view c : kChannels) CHECK(IsKnownChannel(c));
+  CHECK_FALSE(IsKnownChannel("Email"));
+  CHECK_FALSE(IsKnownChannel(""));
+  // The integrated channels are channels, and the widget and playground are not among them.
+  for (std::string_view c : kIntegratedChannels) {
+    CHECK(IsKnownChannel(c));
+    CHECK(IsIntegratedChannel(c));
+  }
+  CHECK_FALSE(IsIntegratedChannel("online_store"));
+  CHECK_FALSE(IsIntegratedChannel("playground"));
+  CHECK_FALSE(IsIntegratedChannel("sms"));
+  CHECK(UnknownIntegratedChannelMessage() == "channel must be one of email, facebook, instagram, whatsapp");
+  CHECK(JoinChannels(kIntegratedChannels, "|") == "email|facebook|instagram|whatsapp");
+  CHECK(JoinChannels({}, ", ").empty());
 }
 
 TEST_CASE("every AI setting flag is read from its section and key") {
