@@ -8,18 +8,24 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "livechat/model.h"
 #include "livechat/result.h"
 
 namespace livechat {
 
-// Plan entitlements of the switched skills (spec: Tool server table).
+// Plan entitlements of the switched skills (spec: Tool server table), each
+// with the refusal a surface gives when the store's plan is short: the text
+// names the plan, so it stays beside the rule it states.
 inline bool PlanAtLeast(Plan have, Plan need) { return static_cast<int>(have) >= static_cast<int>(need); }
 inline bool PlanAllowsSizeGuide(Plan p) { return PlanAtLeast(p, Plan::kPro); }
+inline constexpr std::string_view kSizeGuidePlanRefusal = "the size guide needs the Pro plan or higher";
 inline bool PlanAllowsOrderTracking(Plan p) { return PlanAtLeast(p, Plan::kBasic); }
+inline constexpr std::string_view kOrderTrackingPlanRefusal = "order tracking needs the Basic plan or higher";
 // Loyalty lookups call a partner's API on the store's behalf: the API plans.
 inline bool PlanAllowsLoyalty(Plan p) { return PlanAllowsApiKeys(p); }
+inline constexpr std::string_view kLoyaltyPlanRefusal = "loyalty lookups need a plan with API access (Pro or Plus)";
 
 // Bounds that keep a cart a cart, not a bulk order.
 inline constexpr std::size_t kCartLinesMax = 100;

@@ -85,7 +85,7 @@ std::string Relevance(double r) { return fmt::format("{:.4f}", r); }
 
 // ---- gates (the spec's table) ----
 
-// The plan entitlements themselves are the core's (core/shopping.h).
+// The plan entitlements and their refusals are the core's (core/shopping.h).
 std::string Always(const ToolContext&) { return ""; }
 std::string NeedProducts(const ToolContext& c) {
   return c.ai.trainProducts ? "" : "turn on training data: products in the AI settings";
@@ -98,11 +98,11 @@ std::string NeedDiscounts(const ToolContext& c) {
 }
 std::string NeedSizeGuide(const ToolContext& c) {
   if (!c.ai.skillSizeGuide) return "turn on the size guide skill in the AI settings";
-  return PlanAllowsSizeGuide(c.shop.plan) ? "" : "the size guide needs the Pro plan or higher";
+  return PlanAllowsSizeGuide(c.shop.plan) ? "" : std::string(kSizeGuidePlanRefusal);
 }
 std::string NeedOrderTracking(const ToolContext& c) {
   if (!c.ai.skillOrderTracking) return "turn on the order tracking skill in the AI settings";
-  return PlanAllowsOrderTracking(c.shop.plan) ? "" : "order tracking needs the Basic plan or higher";
+  return PlanAllowsOrderTracking(c.shop.plan) ? "" : std::string(kOrderTrackingPlanRefusal);
 }
 std::string NeedAfterSale(const ToolContext& c) {
   return c.ai.skillAfterSaleSupport ? "" : "turn on the after-sale support skill in the AI settings";
@@ -112,7 +112,7 @@ std::string NeedTransfer(const ToolContext& c) {
 }
 std::string NeedLoyalty(const ToolContext& c) {
   if (c.ai.loyaltyPartner.empty()) return "connect a loyalty partner first";
-  return PlanAllowsLoyalty(c.shop.plan) ? "" : "loyalty lookups need a plan with API access (Pro or Plus)";
+  return PlanAllowsLoyalty(c.shop.plan) ? "" : std::string(kLoyaltyPlanRefusal);
 }
 std::string NeedSetupStatus(const ToolContext& c) {
   return c.principal.Has(kPermReadSetupStatus) ? "" : "the API key lacks the \"Read setup status\" permission";

@@ -36,6 +36,24 @@ TEST_CASE("plan entitlements: size guide from Pro, order tracking from Basic, lo
   CHECK(PlanAllowsLoyalty(Plan::kPlus));
 }
 
+TEST_CASE("plan refusals name the plans their rules allow") {
+  // What the tool server shows when a plan is short (tests/mcp/mcp_gating_test.cc).
+  CHECK(kSizeGuidePlanRefusal == "the size guide needs the Pro plan or higher");
+  CHECK(kOrderTrackingPlanRefusal == "order tracking needs the Basic plan or higher");
+  CHECK(kLoyaltyPlanRefusal == "loyalty lookups need a plan with API access (Pro or Plus)");
+  // Each text follows its rule: the plans it names are exactly the plans the rule allows.
+  const Plan plans[] = {Plan::kFree, Plan::kBasic, Plan::kPro, Plan::kPlus};
+  auto allowed = [&](bool (*rule)(Plan)) {
+    std::string out;
+    for (Plan p : plans)
+      if (rule(p)) out += (out.empty() ? "" : ",") + std::string(PlanName(p));
+    return out;
+  };
+  CHECK(allowed(PlanAllowsSizeGuide) == "pro,plus");            // "the Pro plan or higher"
+  CHECK(allowed(PlanAllowsOrderTracking) == "basic,pro,plus");  // "the Basic plan or higher"
+  CHECK(allowed(PlanAllowsLoyalty) == "pro,plus");              // "(Pro or Plus)"
+}
+
 TEST_CASE("cart: add creates a line, add again tops it up, update sets it, remove and clear empty it") {
   auto one = ApplyCartChange("[]", Change("add", "v1", 2), Shirt);
   REQUIRE(one.ok());
