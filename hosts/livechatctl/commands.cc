@@ -22,6 +22,9 @@ using livechat::ChatService;
 using livechat::Principal;
 using livechat::Status;
 
+// `audit` without --limit (the core takes 1 to ChatService::kPlatformRequestsLimitMax).
+constexpr int kAuditLimitDefault = 100;
+
 Outcome Ok(std::string json) { return Outcome{0, std::move(json)}; }
 
 Outcome Failed(const livechat::Error& e) { return Outcome{1, ErrorJson(livechat::ErrorCodeName(e.code), e.message)}; }
@@ -386,19 +389,24 @@ Outcome SettingsShow(ChatService& service, const ParsedArgs& a) {
   return Ok(livechat::ToJson(*s));
 }
 
-// "trainingData.products|collections|discounts, skills.sizeGuide|..., loyaltyPartner"
-std::string KnownSettingNames() {
+// The core's on/off settings (livechat/knowledge.h) by section, each section
+// followed by `after`: "trainingData.products|collections|discounts<after>,
+// skills.sizeGuide|...<after>".
+std::string SettingFlagNames(const std::string& after) {
   std::string out, section;
   for (const auto& f : livechat::kAiSettingFlags) {
     if (section == f.section) {
       out += std::string("|") + f.key;
     } else {
+      out += (section.empty() ? "" : after + ", ") + f.section + "." + f.key;
       section = f.section;
-      out += (out.empty() ? "" : ", ") + section + "." + f.key;
     }
   }
-  return out + ", loyaltyPartner";
+  return out + after;
 }
+
+// "trainingData.products|collections|discounts, skills.sizeGuide|..., loyaltyPartner"
+std::string KnownSettingNames() { return SettingFlagNames("") + ", loyaltyPartner"; }
 
 // --set "trainingData.products=on,skills.sizeGuide=off,loyaltyPartner=Smile.io"
 Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
@@ -453,7 +461,7 @@ Outcome StoreInstall(ChatService& service, const ParsedArgs& a) {
 
 Outcome Audit(ChatService& service, const ParsedArgs& a) {
   constexpr int kMax = ChatService::kPlatformRequestsLimitMax;
-  auto limit = ParseCount(Opt(a, "limit").value_or("100"));
+  auto limit = ParseCount(Opt(a, "limit").value_or(std::to_string(kAuditLimitDefault)));
   if (!limit || *limit < 1 || *limit > kMax)
     return UsageError("--limit expects a whole number from 1 to " + std::to_string(kMax));
   auto rows = service.ListPlatformRequests(Principal::System(Req(a, "store")), *limit);
@@ -511,6 +519,10 @@ const std::vector<Command>& Commands() {
   // The core's channel lists, named in the help as they are checked.
   static const std::string kChannelHelp = livechat::JoinChannels(livechat::kChannels, "|") + " (default online_store)";
   static const std::string kIntegratedChannelHelp = livechat::JoinChannels(livechat::kIntegratedChannels, "|");
+  static const std::string kSettingsSetHelp =
+      "comma-separated NAME=VALUE: " + SettingFlagNames("=on|off") + ", loyaltyPartner=NAME|none";
+  static const std::string kAuditLimitHelp = "rows at most, 1-" + std::to_string(ChatService::kPlatformRequestsLimitMax) +
+                                             " (default " + std::to_string(kAuditLimitDefault) + ")";
   static const std::string kIntegrationsSummary =
       "the store's channel integrations (" + livechat::JoinChannels(livechat::kIntegratedChannels, ", ") + ")";
   static const std::vector<Command> kCommands = {
@@ -589,9 +601,7 @@ const std::vector<Command>& Commands() {
       {{"settings", "show"}, {kStore}, "print the AI settings (the tool server's switches)", SettingsShow},
       {{"settings", "set"},
        {kStore,
-        {"set", true, true,
-         "comma-separated NAME=VALUE: trainingData.products|collections|discounts=on|off, "
-         "skills.sizeGuide|orderTracking|afterSaleSupport|humanAgentTransfer=on|off, loyaltyPartner=NAME|none"}},
+        {"set", true, true, kSettingsSetHelp.c_str()}},
        "change AI settings switches; the tool server applies them on its next request",
        SettingsSet},
       {{"import", "legacy"},
@@ -617,7 +627,7 @@ const std::vector<Command>& Commands() {
        "mark a store installed again after an uninstall (admin login works again; channels stay as they are)",
        StoreInstall},
       {{"audit"},
-       {kStore, {"limit", true, false, "rows at most, 1-1000 (default 100)"}},
+       {kStore, {"limit", true, false, kAuditLimitHelp.c_str()}},
        "the platform requests the store received, newest first (topic, delivery id, outcome, what changed)",
        Audit},
       {{"data-requests", "list"}, {kStore}, "the customer-data requests received, newest first (without the export)",
