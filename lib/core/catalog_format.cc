@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <fmt/format.h>
 
+#include "core/shopping.h"
 #include "core/text.h"
 
 namespace livechat::internal {
@@ -559,7 +560,7 @@ Result<ParsedCatalog> ParseCatalog(std::string_view json, std::size_t maxBytes) 
         CatalogRecord r;
         LC_ASSIGN_OR_RETURN(r.item.dataJson, Normalize(a, kAccount, path));
         r.item.kind = catalog_kind::kLoyaltyAccount;
-        r.item.id = Lower(Str(a, "email"));
+        r.item.id = LoyaltyAccountId(Str(a, "email"));
         LC_RETURN_IF_ERROR(CheckUniqueId(seen, "loyalty:" + r.item.id, path));
         r.item.title = r.item.id;
         out.records.push_back(std::move(r));

@@ -10,6 +10,7 @@
 #include <initializer_list>
 
 #include "core/catalog_format.h"
+#include "core/shopping.h"
 #include "core/service_internal.h"
 #include "livechat/chat_service.h"
 #include "livechat/json_codec.h"
@@ -108,10 +109,8 @@ Status RedactContact(StoreWriter& w, const std::string& shopId, Customer c, Mill
                      Changes& changes) {
   if (c.redactedAt && !detach) return Status::Ok();
   if (c.email && !c.email->empty()) {
-    std::string loyaltyId = *c.email;
-    std::transform(loyaltyId.begin(), loyaltyId.end(), loyaltyId.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    LC_ASSIGN_OR_RETURN(bool gone, w.DeleteCatalogItem(shopId, catalog_kind::kLoyaltyAccount, loyaltyId));
+    LC_ASSIGN_OR_RETURN(bool gone,
+                        w.DeleteCatalogItem(shopId, catalog_kind::kLoyaltyAccount, LoyaltyAccountId(*c.email)));
     if (gone) changes.Add("loyaltyAccounts");
   }
   LC_ASSIGN_OR_RETURN(auto conversations, w.ListConversationsOfCustomer(shopId, c.id));

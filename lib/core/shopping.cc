@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace livechat {
 namespace {
 
@@ -104,6 +106,8 @@ CartTotals ComputeCartTotals(const std::string& linesJson) {
   t.subtotal = fmt::format("{}.{:02}", cents / 100, cents % 100);
   return t;
 }
+
+std::string LoyaltyAccountId(std::string_view email) { return internal::AsciiLower(email); }
 
 bool DiscountActiveAt(const std::string& discountJson, const std::string& nowIso8601) {
   rapidjson::Document d;

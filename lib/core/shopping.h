@@ -57,6 +57,11 @@ struct CartTotals {
 };
 CartTotals ComputeCartTotals(const std::string& linesJson);
 
+// The id a shopper's loyalty account is stored under (catalog_kind::
+// kLoyaltyAccount): the email with A-Z folded to a-z, so the catalog import,
+// a lookup by the shopper's email and a contact's redaction name one account.
+std::string LoyaltyAccountId(std::string_view email);
+
 // Whether a discount record (catalog JSON with optional startsAt/endsAt)
 // applies at `nowIso8601`: startsAt inclusive, endsAt exclusive.
 bool DiscountActiveAt(const std::string& discountJson, const std::string& nowIso8601);

@@ -390,10 +390,8 @@ ToolOutcome HumanTransfer(const ToolContext& c, const Value& a) {
 ToolOutcome Loyalty(const ToolContext& c, const Value& a) {
   auto program = c.service.GetKnowledgeDocument(c.principal, "loyalty_program");
   if (!program.ok()) return FromError(program.error());
-  std::string email = Str(a, "email");
-  for (char& ch : email) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   std::string account = "null";
-  auto acc = c.service.GetCatalogItem(c.principal, catalog_kind::kLoyaltyAccount, email);
+  auto acc = c.service.GetCatalogItem(c.principal, catalog_kind::kLoyaltyAccount, LoyaltyAccountId(Str(a, "email")));
   if (acc.ok()) account = acc->dataJson;
   else if (acc.error().code != ErrorCode::kNotFound) return FromError(acc.error());
   return Ok(Obj({{"partner", Quote(c.ai.loyaltyPartner)},

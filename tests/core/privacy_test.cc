@@ -3,6 +3,7 @@
 // integrations, and the admin inbox's contact delete.
 #include <doctest/doctest.h>
 
+#include "core/shopping.h"
 #include "core_fixture.h"
 #include "livechat/json_codec.h"
 
@@ -193,6 +194,23 @@ TEST_CASE("customer redact by email reaches every contact with that address, and
   Customer kept = Must(f.service->GetCustomer(Principal::System(otherShop.id), *theirs.customerUuid));
   CHECK_FALSE(kept.redactedAt.has_value());
   CHECK(kept.email == "twin@example.com");
+}
+
+TEST_CASE("customer redact removes the contact's loyalty account, whatever the case of either email") {
+  CoreFixture f;
+  Must(f.service->ImportCatalog(f.sys, R"({"loyalty":{"accounts":[
+    {"email":"Sam.Shopper@Example.com","points":120},{"email":"other@example.com","points":5}]}})"));
+  // The import, the lookup and the redaction name an account by one rule (core/shopping.h).
+  const std::string id = LoyaltyAccountId("SAM.shopper@example.COM");
+  REQUIRE(f.service->GetCatalogItem(f.sys, catalog_kind::kLoyaltyAccount, id).ok());
+  f.Inbound("online_store", "Points?", "sam.SHOPPER@example.com");
+  auto rec = Must(f.service->ApplyPlatformRequest(f.sys, Redact(std::nullopt, "sam.shopper@example.com", {}, "l1")));
+  CHECK(rec.changesJson.find(R"("loyaltyAccounts":1)") != std::string::npos);
+  auto gone =
+      f.service->GetCatalogItem(f.sys, catalog_kind::kLoyaltyAccount, LoyaltyAccountId("Sam.Shopper@Example.com"));
+  REQUIRE_FALSE(gone.ok());
+  CHECK(gone.error().code == ErrorCode::kNotFound);
+  CHECK(f.service->GetCatalogItem(f.sys, catalog_kind::kLoyaltyAccount, "other@example.com").ok());
 }
 
 TEST_CASE("customer redact ends the contact's storefront sessions and empties their state") {

@@ -54,6 +54,14 @@ TEST_CASE("plan refusals name the plans their rules allow") {
   CHECK(allowed(PlanAllowsLoyalty) == "pro,plus");              // "(Pro or Plus)"
 }
 
+TEST_CASE("a loyalty account is stored under its email with A-Z folded, nothing else changed") {
+  CHECK(LoyaltyAccountId("Ada.Lovelace@Example.COM") == "ada.lovelace@example.com");
+  CHECK(LoyaltyAccountId("ada@example.com") == "ada@example.com");
+  CHECK(LoyaltyAccountId("Zoë@Exämple.org") == "zoë@exämple.org");  // non-ASCII bytes kept as they are
+  CHECK(LoyaltyAccountId(" Ada@x.io ") == " ada@x.io ");            // not trimmed: the email as given
+  CHECK(LoyaltyAccountId("").empty());
+}
+
 TEST_CASE("cart: add creates a line, add again tops it up, update sets it, remove and clear empty it") {
   auto one = ApplyCartChange("[]", Change("add", "v1", 2), Shirt);
   REQUIRE(one.ok());
