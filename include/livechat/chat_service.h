@@ -697,6 +697,13 @@ class ChatService {
   // concurrent changes never lose one another. Without it, a read.
   Result<std::string> ChangeCart(const Principal& p, const std::string& conversationId,
                                  const std::function<Result<std::string>(const std::string& lines)>& change);
+  // The cart with the cart rules applied (core/shopping.h): without `change`
+  // a read; with it the change checked against the store's products (stock
+  // and availability refusals are CONFLICT with "OUT_OF_STOCK:" or
+  // "UNAVAILABLE:" first in the message) and stored as ChangeCart does.
+  // The totals are computed from the lines.
+  Result<Cart> ManageCart(const Principal& p, const std::string& conversationId,
+                          const std::optional<CartChange>& change);
   // "Manage knowledge and training". Question up to 500, answer up to 5000 characters.
   Result<CatalogItem> CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,
                                            const std::optional<std::string>& answer);

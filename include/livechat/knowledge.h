@@ -46,6 +46,28 @@ struct CatalogHit {
   double relevance = 0;   // higher is better (negated BM25)
 };
 
+// One change to a conversation's cart. action is "add", "update", "remove" or
+// "clear" (anything else leaves the lines as they are).
+struct CartChange {
+  std::string action;
+  std::string productId;
+  std::string variantId;
+  std::int64_t quantity = 1;
+};
+
+// What a cart adds up to, derived from its lines on every read.
+struct CartTotals {
+  std::int64_t itemCount = 0;
+  std::string subtotal = "0.00";  // "D.CC", exact cents
+  std::string currency = "USD";
+};
+
+// A conversation's cart: its lines (a JSON array) and their totals.
+struct Cart {
+  std::string linesJson = "[]";
+  CartTotals totals;
+};
+
 // Switches read on every tool-server request (spec: Tool server table).
 // Defaults are a new store's: the three training-data sources off, the size
 // guide off, order tracking, after-sale support and human transfer on, no

@@ -11,6 +11,7 @@
 
 #include "core/catalog_format.h"
 #include "core/service_internal.h"
+#include "core/shopping.h"
 #include "core/text.h"
 #include "livechat/chat_service.h"
 
@@ -305,6 +306,20 @@ Result<std::string> ChatService::ChangeCart(
     LC_RETURN_IF_ERROR(w.PutCatalogItem(item, {}));
     return next;
   });
+}
+
+Result<Cart> ChatService::ManageCart(const Principal& p, const std::string& conversationId,
+                                     const std::optional<CartChange>& change) {
+  const ProductSource product = [&](const std::string& id) -> Result<std::string> {
+    LC_ASSIGN_OR_RETURN(CatalogItem item, GetCatalogItem(p, catalog_kind::kProduct, id));
+    return item.dataJson;
+  };
+  std::function<Result<std::string>(const std::string&)> apply;  // none: a read
+  if (change) apply = [&](const std::string& current) { return ApplyCartChange(current, *change, product); };
+  Cart cart;
+  LC_ASSIGN_OR_RETURN(cart.linesJson, ChangeCart(p, conversationId, apply));
+  cart.totals = ComputeCartTotals(cart.linesJson);
+  return cart;
 }
 
 Result<CatalogItem> ChatService::CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "livechat/knowledge.h"
 #include "livechat/model.h"
 #include "livechat/result.h"
 
@@ -31,14 +32,8 @@ inline constexpr std::string_view kLoyaltyPlanRefusal = "loyalty lookups need a 
 inline constexpr std::size_t kCartLinesMax = 100;
 inline constexpr std::int64_t kCartLineQuantityMax = 999;
 
-// One change to a cart. action is "add", "update", "remove" or "clear"
-// (anything else leaves the lines as they are).
-struct CartChange {
-  std::string action;
-  std::string productId;
-  std::string variantId;
-  std::int64_t quantity = 1;
-};
+// CartChange and CartTotals are in livechat/knowledge.h (ChatService::ManageCart
+// takes and returns them).
 
 // The stored product record (catalog JSON) for a product id, or its error.
 using ProductSource = std::function<Result<std::string>(const std::string& productId)>;
@@ -50,11 +45,6 @@ Result<std::string> ApplyCartChange(const std::string& currentLinesJson, const C
                                     const ProductSource& product);
 
 // Totals are derived on every read, never stored, so they can't go stale.
-struct CartTotals {
-  std::int64_t itemCount = 0;
-  std::string subtotal = "0.00";  // "D.CC", exact cents
-  std::string currency = "USD";
-};
 CartTotals ComputeCartTotals(const std::string& linesJson);
 
 // The id a shopper's loyalty account is stored under (catalog_kind::

@@ -275,29 +275,22 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
 }
 
 // A cart: {"conversationId", "items": [...], "itemCount", "subtotal", "currency"}.
-// The cart rules and totals are the core's (core/shopping.h); this parses the
-// tool's arguments and formats the result.
+// The cart rules and totals are the core's (ChatService::ManageCart); this
+// parses the tool's arguments and formats the result.
 ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
   const std::string convId = Str(a, "conversationId");
-  const bool read = Str(a, "action") == "get";
-  const CartChange change{Str(a, "action"), Str(a, "productId"), Str(a, "variantId"), Int(a, "quantity", 1)};
-  const ProductSource product = [&](const std::string& id) -> Result<std::string> {
-    LC_ASSIGN_OR_RETURN(CatalogItem item, c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, id));
-    return item.dataJson;
-  };
-  // Applied inside the cart's write transaction (ChatService::ChangeCart).
-  auto lines = c.service.ChangeCart(
-      c.principal, convId,
-      read ? std::function<Result<std::string>(const std::string&)>()
-           : [&](const std::string& current) { return ApplyCartChange(current, change, product); });
-  if (!lines.ok()) {
+  std::optional<CartChange> change;
+  if (Str(a, "action") != "get")
+    change = CartChange{Str(a, "action"), Str(a, "productId"), Str(a, "variantId"), Int(a, "quantity", 1)};
+  auto cart = c.service.ManageCart(c.principal, convId, change);
+  if (!cart.ok()) {
     // Stock and availability carry their own code in the message.
-    if (lines.error().code == ErrorCode::kConflict) return Fail(lines.error().message);
-    return FromError(lines.error());
+    if (cart.error().code == ErrorCode::kConflict) return Fail(cart.error().message);
+    return FromError(cart.error());
   }
-  const CartTotals totals = ComputeCartTotals(*lines);
+  const CartTotals& totals = cart->totals;
   return Ok(Obj({{"cart", Obj({{"conversationId", Quote(convId)},
-                               {"items", *lines},
+                               {"items", cart->linesJson},
                                {"itemCount", std::to_string(totals.itemCount)},
                                {"subtotal", Quote(totals.subtotal)},
                                {"currency", Quote(totals.currency)}})}}));

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/shopping.h"
+#include "core_fixture.h"
 
 namespace livechat {
 namespace {
@@ -168,6 +169,46 @@ TEST_CASE("discount activity: startsAt inclusive, endsAt exclusive, absent or nu
   CHECK(DiscountActiveAt(R"({"startsAt":null,"endsAt":null})", "2030-01-01T00:00:00Z"));
   CHECK(DiscountActiveAt(R"({"code":"X"})", "2030-01-01T00:00:00Z"));
   CHECK_FALSE(DiscountActiveAt(R"({"endsAt":"2020-01-01T00:00:00Z"})", "2030-01-01T00:00:00Z"));
+}
+
+TEST_CASE("ChatService::ManageCart: the cart rules over the store's products, with the totals on every answer") {
+  test::CoreFixture f;
+  REQUIRE(f.service->ImportCatalog(f.sys, R"({"products":[)" + kShirt + "]}").ok());
+  const Conversation c = f.Inbound("online_store", "I'd like a shirt");
+  const Principal agent = f.Auth(f.key);  // read and manage conversations
+
+  auto empty = f.service->ManageCart(agent, c.id, std::nullopt);
+  REQUIRE(empty.ok());
+  CHECK(empty->linesJson == "[]");
+  CHECK(empty->totals.itemCount == 0);
+  CHECK(empty->totals.subtotal == "0.00");
+
+  auto added = f.service->ManageCart(agent, c.id, Change("add", "v1", 2));
+  REQUIRE(added.ok());
+  CHECK(added->totals.itemCount == 2);
+  CHECK(added->totals.subtotal == "39.98");
+  CHECK(added->totals.currency == "EUR");
+
+  // Stock and availability are CONFLICT with their code first; the cart stays as it was.
+  auto over = f.service->ManageCart(agent, c.id, Change("add", "v1", 4));
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().code == ErrorCode::kConflict);
+  CHECK(over.error().message == "OUT_OF_STOCK: only 5 in stock for this variant");
+  auto closed = f.service->ManageCart(agent, c.id, Change("add", "v3"));
+  REQUIRE_FALSE(closed.ok());
+  CHECK(closed.error().message == "UNAVAILABLE: this variant is not available for sale");
+  auto unknown = f.service->ManageCart(agent, c.id, CartChange{"add", "p9", "v1", 1});
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().code == ErrorCode::kNotFound);
+
+  auto read = f.service->ManageCart(agent, c.id, std::nullopt);
+  REQUIRE(read.ok());
+  CHECK(read->linesJson == added->linesJson);
+  CHECK(read->totals.subtotal == "39.98");
+  // The same lines as the low-level ChangeCart stores.
+  CHECK(*f.service->ChangeCart(agent, c.id, nullptr) == added->linesJson);
+
+  CHECK(f.service->ManageCart(agent, "nope", std::nullopt).error().code == ErrorCode::kNotFound);
 }
 
 }  // namespace livechat
