@@ -76,7 +76,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 // `method`: an /api/chat/... path documented in its own right (an admin-only
 // operation such as DELETE /api/chat/customers/{customerUuid}) resolves to
-// itself for the methods it documents, and mirrors /chat/... for the others.
+// itself for the methods it documents, and mirrors /chat/... for the others
+// when there is such a path.
 function resolve(rawPath, method) {
   const own = templates.find((x) => x.regex.test(rawPath));
   if (own && rawPath.startsWith('/api/chat/') && method && doc.paths[own.path][method.toLowerCase()])
@@ -88,6 +89,9 @@ function resolve(rawPath, method) {
     mirror = true;
   }
   const t = templates.find((x) => x.regex.test(path));
+  // An admin-only path with no /chat/... twin (the inbox's star, files,
+  // counts) is its own, whatever the method.
+  if (!t && own && rawPath.startsWith('/api/chat/')) return { template: own.path, mirror: false };
   return { template: t?.path, mirror };
 }
 
