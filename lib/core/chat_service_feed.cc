@@ -66,11 +66,15 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
   LC_RETURN_IF_ERROR(store().Read([&](StoreReader& rd) -> Status {
     // The mark and the page come from one snapshot, so an event pruned
     // after the check cannot go missing unnoticed.
+    LC_ASSIGN_OR_RETURN(std::int64_t pruned, rd.GetEventsPrunedThrough());
     if (fromNow) {
-      LC_ASSIGN_OR_RETURN(after, rd.GetLastEventSeq(p.shopId));
+      // The prune mark is the whole database's: a store quiet for longer
+      // than the retention has its newest event below it (or none), and a
+      // position there would be answered 410 at the next read.
+      LC_ASSIGN_OR_RETURN(std::int64_t last, rd.GetLastEventSeq(p.shopId));
+      after = std::max(last, pruned);
       return Status::Ok();
     }
-    LC_ASSIGN_OR_RETURN(std::int64_t pruned, rd.GetEventsPrunedThrough());
     if (r.after && after < pruned)
       return MakeError(ErrorCode::kCursorExpired,
                        fmt::format("this cursor is older than the events kept ({} days): read the store's current "
@@ -80,6 +84,11 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
     page.hasMore = static_cast<int>(rows.size()) > limit;
     if (page.hasMore) rows.resize(static_cast<std::size_t>(limit));
     page.items = std::move(rows);
+    // An empty page moves the position up to the prune mark: nothing of this
+    // store lies between (every new event's seq is above it), and a quiet
+    // store's follower (a live stream, the inbox) would otherwise fall below
+    // the mark as other stores' events are pruned, and get 410.
+    if (page.items.empty()) after = std::max(after, pruned);
     return Status::Ok();
   }));
   for (const auto& e : page.items) page.cursors.push_back(EncodeEventCursor(e.seq));

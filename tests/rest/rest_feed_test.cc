@@ -227,3 +227,34 @@ TEST_CASE("change feed: after=now starts at the end; what follows comes once, in
 
 }  // namespace
 }  // namespace livechat
+
+namespace livechat {
+namespace {
+
+using namespace livechat::testing;
+
+TEST_CASE("change feed: after=now on a store quiet for longer than the retention is a position that still works") {
+  RestFixture f;
+  f.InboundFrom("old@example.com", "old news");
+  f.clock.Advance(8LL * 24 * 3600 * 1000);  // past the default 7 days: every event of the store goes
+  CHECK(RestFixture::Must(f.service().PruneEventFeed()) == 3);
+
+  // The store has no event left; "now" is the prune mark, not 0 (which the
+  // next read would answer 410), and following from it works.
+  FeedPage now = Feed(f, "?after=now");
+  REQUIRE(now.status == 200);
+  CHECK(now.items.empty());
+  FeedPage follow = Feed(f, "?after=" + now.nextCursor);
+  CHECK(follow.status == 200);
+  CHECK(follow.items.empty());
+  CHECK(follow.nextCursor == now.nextCursor);
+
+  f.InboundFrom("new@example.com", "fresh");
+  FeedPage fresh = Feed(f, "?after=" + follow.nextCursor);
+  REQUIRE(fresh.status == 200);
+  CHECK(fresh.items.size() == 3);
+  CHECK(fresh.items[0].type == "customer.created");
+}
+
+}  // namespace
+}  // namespace livechat

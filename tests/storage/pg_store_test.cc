@@ -58,8 +58,8 @@ struct Heard {
 TEST_CASE("postgres: schema version and health") {
   PgTestDatabase db;
   auto store = OpenPg(db);
-  CHECK(PostgresSchemaVersion() == 7);
-  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7");
+  CHECK(PostgresSchemaVersion() == 8);
+  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7,8");
   CHECK(store->Healthy());
 }
 
@@ -80,7 +80,7 @@ TEST_CASE("postgres: two instances starting together on an empty database migrat
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
     stores.push_back(std::move(r).value());
   }
-  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "7");
+  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "8");
   // Every instance serves: a write on one is read on another.
   AddConversation(*stores[0], "c1");
   auto found = Get(*stores[3], [](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
@@ -98,7 +98,7 @@ TEST_CASE("postgres: a database migrated by a newer build is refused with a clea
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kInternal);
   CHECK(r.error().message ==
-        "postgres: the database's schema version 99 is newer than this build's 7; run a livechat build at least as "
+        "postgres: the database's schema version 99 is newer than this build's 8; run a livechat build at least as "
         "new as the one that migrated it");
 }
 

@@ -24,8 +24,10 @@ void Exec(const std::string& path, const char* sql) {
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
+// Migration 16 (the agent inbox): its two indexes.
+const std::string kUndoV16 = "DROP INDEX conversations_inbox_counts; DROP INDEX conversations_starred; ";
 // Migration 15 (conversation search): its triggers, view and indexes.
-const std::string kUndoV15 =
+const std::string kUndoV15 = kUndoV16 +
     "DROP TRIGGER messages_search_insert; DROP TRIGGER messages_search_update; DROP TRIGGER messages_search_delete; "
     "DROP TRIGGER notes_search_insert; DROP TRIGGER notes_search_update; DROP TRIGGER notes_search_delete; "
     "DROP TRIGGER conversations_search_insert; DROP TRIGGER conversations_search_update; "

@@ -784,7 +784,19 @@ INSERT INTO conversation_text_search (shop_id, src, ref, conv_rid, body, fts)
 SELECT livechat_search_header(rid) FROM conversations;
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations{{
+// The agent inbox: its folder counts read one index holding every column
+// they test (in_new_datastore too, or SQLite would not take it as covering)
+// instead of every row of the store (ChatService::CountInbox), and the
+// Starred folder pages by its own keyset (isStarred).
+constexpr const char* kSchemaV8 = R"sql(
+CREATE INDEX conversations_inbox_counts
+  ON conversations(shop_id, status, is_read, member_id, is_starred, channel, in_new_datastore)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_starred ON conversations(shop_id, is_starred, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -792,6 +804,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {5, kSchemaV5},
     {6, kSchemaV6},
     {7, kSchemaV7},
+    {8, kSchemaV8},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

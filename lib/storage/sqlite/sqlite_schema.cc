@@ -689,7 +689,19 @@ INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digi
   SELECT * FROM conversation_header_text;
 )sql";
 
-constexpr std::array<Migration, 15> kMigrations{{
+// The agent inbox: its folder counts read one index holding every column
+// they test (in_new_datastore too, or SQLite would not take it as covering)
+// instead of every row of the store (ChatService::CountInbox), and the
+// Starred folder pages by its own keyset (isStarred).
+constexpr const char* kSchemaInbox = R"sql(
+CREATE INDEX conversations_inbox_counts
+  ON conversations(shop_id, status, is_read, member_id, is_starred, channel, in_new_datastore)
+  WHERE in_new_datastore = 1;
+CREATE INDEX conversations_starred ON conversations(shop_id, is_starred, sort_active DESC, pg_convo_id DESC)
+  WHERE in_new_datastore = 1;
+)sql";
+
+constexpr std::array<Migration, 16> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -705,6 +717,7 @@ constexpr std::array<Migration, 15> kMigrations{{
     {13, kSchemaIdempotency},
     {14, kSchemaEventFeed},
     {15, kSchemaConversationSearch},
+    {16, kSchemaInbox},
 }};
 
 }  // namespace
