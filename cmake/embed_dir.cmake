@@ -16,6 +16,14 @@ foreach(rel IN LISTS files)
   if(rel MATCHES "(^|/)\\.")
     continue()  # editor swap files and dotfiles are not part of the app
   endif()
+  # The name goes into a C++ string literal and a URL path as it is, and the
+  # bytes are read as text.
+  if(NOT rel MATCHES "^[A-Za-z0-9._/-]+$")
+    message(FATAL_ERROR "${DIR}/${rel}: name the inbox's files with A-Z a-z 0-9 . _ / - only")
+  endif()
+  if(NOT rel MATCHES "\\.(html|js|mjs|css|svg|json)$")
+    message(FATAL_ERROR "${DIR}/${rel}: the inbox embeds text files only (.html .js .mjs .css .svg .json)")
+  endif()
   file(READ "${DIR}/${rel}" data)
   string(APPEND content "const std::string& Text${index}() {\n  static const std::string text = ")
   lc_append_text_literal(content "${data}" "${DIR}/${rel}")

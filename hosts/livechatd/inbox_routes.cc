@@ -10,8 +10,8 @@
 namespace livechatd {
 
 const char kInboxContentSecurityPolicy[] =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self'; "
-    "connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 namespace {
 
@@ -24,7 +24,6 @@ std::string_view ContentType(std::string_view path) {
   if (ends(".css")) return "text/css; charset=utf-8";
   if (ends(".svg")) return "image/svg+xml";
   if (ends(".json")) return "application/json";
-  if (ends(".png")) return "image/png";
   return "text/plain; charset=utf-8";
 }
 
@@ -34,6 +33,22 @@ std::string ETagOf(std::string_view content) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "\"%016zx\"", std::hash<std::string_view>{}(content));
   return buf;
+}
+
+// If-None-Match holds a list, maybe of weak validators (a proxy that
+// compresses marks them W/): a GET matches weakly (RFC 9110, 13.1.2).
+bool Revalidates(std::string_view header, std::string_view etag) {
+  while (!header.empty()) {
+    const auto comma = header.find(',');
+    std::string_view tag = header.substr(0, comma);
+    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
+    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == etag || tag == "*") return true;
+    if (comma == std::string_view::npos) break;
+    header.remove_prefix(comma + 1);
+  }
+  return false;
 }
 
 void ServeFile(Site& site, const std::string& path, const web::File& file) {
@@ -47,7 +62,7 @@ void ServeFile(Site& site, const std::string& path, const web::File& file) {
     res.SetHeader("X-Frame-Options", "DENY");
     res.SetHeader("Cache-Control", "no-cache");
     res.SetHeader("ETag", etag);
-    if (req.Header("if-none-match").value_or("") == etag) {
+    if (Revalidates(req.Header("if-none-match").value_or(""), etag)) {
       res.status = 304;
       return res;
     }

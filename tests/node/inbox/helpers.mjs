@@ -29,9 +29,9 @@ export const chromiumPath = process.env.LIVECHAT_CHROMIUM || '/usr/bin/chromium'
 export const DEMO_EMAIL = 'ada@demo.example';
 export const DEMO_PASSWORD = 'demo-password';
 
-// The contract's header, byte for byte (/work/notes/inbox-contract.md, docs/inbox.md).
-export const INBOX_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-  "media-src 'self'; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// The inbox's Content-Security-Policy, byte for byte (hosts/livechatd/inbox_routes.cc, docs/inbox.md).
+export const INBOX_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 // Starts livechatd on a temp database (or `db`), on free loopback ports.
 // Resolves when it prints "listening on" (and the demo key with demo: true).

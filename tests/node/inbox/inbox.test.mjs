@@ -131,6 +131,21 @@ describe('1. serving and security', () => {
     assert.equal(missing.status, 404);
   });
 
+  test('a file is revalidated by its ETag: 304 with no body for the same one (weak or in a list), 200 for another', T, async () => {
+    const first = await fetch(`${server.base}/inbox/app.js`);
+    const etag = first.headers.get('etag');
+    assert.match(etag, /^"[0-9a-f]{16}"$/);
+    for (const ask of [etag, `W/${etag}`, `"0000000000000000", ${etag}`]) {
+      const again = await fetch(`${server.base}/inbox/app.js`, { headers: { 'If-None-Match': ask } });
+      assert.equal(again.status, 304, ask);
+      assert.equal((await again.arrayBuffer()).byteLength, 0);
+      assertInboxHeaders(again, `/inbox/app.js (304 for ${ask})`);
+    }
+    const other = await fetch(`${server.base}/inbox/app.js`, { headers: { 'If-None-Match': '"0000000000000000"' } });
+    assert.equal(other.status, 200);
+    assert.equal(await other.text(), readFileSync(join(inboxDir, 'app.js'), 'utf8'));
+  });
+
   test('the session cookie is HttpOnly, SameSite=Strict, Path=/api', T, async () => {
     const r = await login(server.base, DEMO_EMAIL, DEMO_PASSWORD);
     assert.equal(r.status, 200);

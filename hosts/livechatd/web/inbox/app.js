@@ -175,6 +175,11 @@ function startInbox(me, shopId) {
       liveDot.lastChild.textContent = text;
       liveDot.title = s === 'live' ? 'Receiving live updates' : text;
     },
+    onReset: () => {
+      list.reload();
+      list.refreshCounts();
+      if (state.selectedId) thread.refresh({messages: true});
+    },
     onBatch: (batch) => {
       list.refreshLive(batch.ids);
       list.refreshCounts();

@@ -29,7 +29,7 @@ export class Composer {
                         icon(ICONS.note), 'Note');
     this.fileInput = h('input', {type: 'file', id: 'composer-file', class: 'visually-hidden file-input',
                                  onchange: () => this.onFile()});
-    const attach = h('span', {class: 'attach'}, this.fileInput,
+    const attach = this.attach = h('span', {class: 'attach'}, this.fileInput,
                      h('label', {for: 'composer-file', class: 'icon-button attach-label', title: 'Attach file'},
                        icon(ICONS.paperclip), h('span', {class: 'visually-hidden'}, 'Attach file')));
     this.counter = h('span', {class: 'counter', 'aria-live': 'polite'});
@@ -50,6 +50,10 @@ export class Composer {
     this.textarea.placeholder = on ? 'Write an internal note (only your team sees it)…' : 'Write a reply…';
     this.form.classList.toggle('note-mode', on);
     this.sendButton.lastChild.textContent = 'Send';
+    // A file always goes to the visitor (there are no internal attachments):
+    // in note mode it cannot be picked, so a note's file never leaks out.
+    this.attach.hidden = on;
+    this.fileInput.disabled = on || this.textarea.disabled;
   }
 
   focus(noteMode) {
@@ -60,7 +64,7 @@ export class Composer {
   setEnabled(on) {
     this.textarea.disabled = !on;
     this.noteButton.disabled = !on;
-    this.fileInput.disabled = !on;
+    this.fileInput.disabled = !on || this.noteMode;
     this.update();
   }
 
@@ -98,7 +102,9 @@ export class Composer {
     if (!id || this.sending || text.trim() === '' || charCount(text) > MAX_CHARS) return;
     this.sending = true;
     this.update();
-    const body = {text, memberId: this.ctx.state.me.id};
+    // No memberId: the server sends as the session's own member, so a tab
+    // left open under another sign-in never writes in the old name.
+    const body = {text};
     if (this.noteMode) body.isNote = true;
     try {
       const res = await api.sendMessage(id, body);
@@ -116,7 +122,7 @@ export class Composer {
     const file = this.fileInput.files && this.fileInput.files[0];
     const id = this.ctx.conversationId();
     this.fileInput.value = '';
-    if (!file || !id) return;
+    if (!file || !id || this.noteMode) return;
     this.form.classList.add('uploading');
     this.hint.textContent = `Uploading ${file.name}…`;
     try {

@@ -129,7 +129,10 @@ export class CustomerPanel {
       if (value === null || value === undefined || value === '') return;
       rows.push(h('div', {class: 'kv'}, h('dt', null, label), h('dd', null, value)));
     };
-    row('Email', email ? h('a', {href: `mailto:${email}`}, email) : null);
+    // A link only for a plain address: a visitor-typed "a@b?cc=x&body=y"
+    // would otherwise pre-fill a message to someone else.
+    const plainEmail = email && /^[^\s@?&#%]+@[^\s@?&#%]+$/.test(email);
+    row('Email', email ? (plainEmail ? h('a', {href: `mailto:${email}`}, email) : email) : null);
     if (c) {
       row('Phone', c.phone);
       row('Location', [c.city, c.country].filter(Boolean).join(', ') || c.ipLocation);

@@ -215,8 +215,28 @@ export class ConversationList {
 
   // ---- counts ----
 
+  // At most one counts read in flight and one waiting: a burst of live
+  // events or clicks costs two reads, not one each (the counts scan the
+  // store's conversations, so they are not free on a big store).
   async refreshCounts() {
     if (!this.countsSupported) return;
+    if (this.countsBusy) {
+      this.countsAgain = true;
+      return;
+    }
+    this.countsBusy = true;
+    try {
+      await this.readCounts();
+    } finally {
+      this.countsBusy = false;
+    }
+    if (this.countsAgain) {
+      this.countsAgain = false;
+      this.refreshCounts();
+    }
+  }
+
+  async readCounts() {
     try {
       const res = await api.inboxCounts();
       this.setCounts(res.data || {});
@@ -335,12 +355,29 @@ export class ConversationList {
 
   // Live: the first page again, merged in place; the affected conversations
   // that were further down are read one by one.
+  // One refresh at a time: the ids of batches that arrive meanwhile (or while
+  // a page loads) are merged and refreshed together once it is done.
   async refreshLive(affectedIds) {
+    this.pendingIds = this.pendingIds || new Set();
+    for (const id of affectedIds) this.pendingIds.add(id);
+    if (this.refreshing) return;
     if (this.loading) {
-      // A page is in flight; try again once it lands.
-      setTimeout(() => this.refreshLive(affectedIds), 300);
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => this.refreshLive(new Set()), 300);
       return;
     }
+    const ids = this.pendingIds;
+    this.pendingIds = new Set();
+    this.refreshing = true;
+    try {
+      await this.refreshTop(ids);
+    } finally {
+      this.refreshing = false;
+    }
+    if (this.pendingIds.size) this.refreshLive(new Set());
+  }
+
+  async refreshTop(affectedIds) {
     const gen = this.generation;
     let page;
     try {
@@ -368,16 +405,21 @@ export class ConversationList {
     // Rows not on the first page: when that page was the whole list, or when
     // they are newer than its last row, they no longer belong here (resolved,
     // reassigned, untagged...); the affected ones further down are re-read.
+    // The server orders by lastActive, a missing one first-of-time (0).
+    const when = (c) => (c && c.lastActive ? Date.parse(c.lastActive) : 0);
     const last = top[top.length - 1];
-    const lastTime = last ? Date.parse(last.lastActive || last.createdAt || 0) : Infinity;
+    const lastTime = last ? when(last) : Infinity;
     const wholeList = !(page.paging && page.paging.hasMore);
     const searching = Boolean(this.ctx.state.q);
+    // Rows further down are re-read one by one: a few, never hundreds (a bulk
+    // change through the API); the rest show their new state when reopened.
+    let rereads = 5;
     for (const [id, row] of [...this.rows]) {
       if (topIds.has(id)) continue;
-      const t = Date.parse(row.conv.lastActive || row.conv.createdAt || 0);
+      const t = when(row.conv);
       if (wholeList || (!searching && t > lastTime)) {
         this.removeRow(id);
-      } else if (affectedIds.has(id)) {
+      } else if (affectedIds.has(id) && rereads-- > 0) {
         try {
           const res = await api.getConversation(id);
           if (gen !== this.generation) return;
@@ -388,7 +430,10 @@ export class ConversationList {
         }
       }
     }
-    if (!this.cursor && page.paging) {
+    // Nothing loaded beyond the first page yet: its cursor is where scrolling
+    // goes on. (At the end of a longer list the cursor is also empty, and
+    // must stay so, or the list would page again from row 30.)
+    if (!this.cursor && page.paging && this.rows.size <= top.length) {
       this.cursor = page.paging.nextCursor;
       this.hasMore = Boolean(page.paging.hasMore && this.cursor);
     }

@@ -16,10 +16,14 @@ const TYPES = [
 const BATCH_MS = 300;
 
 export class LiveFeed {
-  // onBatch({ids: Set, created: Set, removed: Set, messages: Set}); onStatus('live'|'connecting'|'offline')
-  constructor({onBatch, onStatus}) {
+  // onBatch({ids: Set, created: Set, removed: Set, messages: Set}); onStatus('live'|'connecting'|'offline');
+  // onReset(): the feed started again from its end (after refusals, e.g. a
+  // position the server no longer keeps: 410); reload what is on screen.
+  constructor({onBatch, onStatus, onReset}) {
     this.onBatch = onBatch;
     this.onStatus = onStatus || (() => {});
+    this.onReset = onReset || (() => {});
+    this.refusals = 0;
     this.source = null;
     this.cursor = null;
     this.batch = null;
@@ -50,6 +54,7 @@ export class LiveFeed {
     this.source = source;
     source.onopen = () => {
       this.retryMs = 2000;
+      this.refusals = 0;
       this.onStatus('live');
     };
     source.onerror = () => {
@@ -60,7 +65,16 @@ export class LiveFeed {
         this.onStatus('offline');
         this.source = null;
         clearTimeout(this.retryTimer);
-        this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+        // EventSource does not say why. Three refusals in a row: the position
+        // may be gone (410 once the server pruned past it); start again from
+        // the feed's end and have the screen re-read, rather than retry a
+        // position that can never work.
+        if (++this.refusals >= 3) {
+          this.refusals = 0;
+          this.retryTimer = setTimeout(() => this.start().then(() => this.onReset()), this.retryMs);
+        } else {
+          this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+        }
         this.retryMs = Math.min(60000, this.retryMs * 2);
       } else {
         this.onStatus('connecting');  // the browser reconnects with Last-Event-ID

@@ -35,6 +35,17 @@ function linkified(text) {
   return out;
 }
 
+// A file livechatd stored (its entry has the file's id): fetched from this
+// origin, which serves /files/ too. An absolute --public-url naming another
+// listener would be another origin, and the CSP (img-src 'self') would
+// block the inline image.
+function fileUrl(f) {
+  const url = safeUrl(f.url);
+  if (!url || !f.id) return url;
+  const parsed = new URL(url);
+  return parsed.pathname === `/files/${f.id}` ? parsed.pathname + parsed.search : url;
+}
+
 function safeUrl(u) {
   if (typeof u !== 'string' || !u) return null;
   try {
@@ -333,7 +344,7 @@ export class ThreadView {
   }
 
   renderFile(f) {
-    const url = safeUrl(f.url);
+    const url = fileUrl(f);
     const name = f.name || 'file';
     if (url && /^image\//i.test(f.contentType || '')) {
       return h('li', {class: 'file file-image'},
