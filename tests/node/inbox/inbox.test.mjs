@@ -3,7 +3,7 @@
 // database, free loopback ports) and stops:
 //
 //   1. serving and security: /inbox redirects; the page and every file of
-//      hosts/livechatd/web/inbox carry the contract's CSP, nosniff,
+//      hosts/livechatd/web/inbox carry the inbox's CSP, nosniff,
 //      no-referrer, no-cache; the page asks nothing of another origin, logs
 //      no console error and violates no CSP directive; writes to /api need
 //      X-Livechat-Csrf: 1 (403 FORBIDDEN and nothing changed without it);
