@@ -52,7 +52,8 @@ class StoreReader : public ShopReads,
                     public VisitorSessionReads,
                     public FileRecordReads,
                     public SummaryJobReads,
-                    public ComplianceReads {};
+                    public ComplianceReads,
+                    public IdempotencyReads {};
 
 class StoreWriter : public StoreReader,
                     public ShopWrites,

@@ -56,32 +56,56 @@ Result<std::string> ParseIdempotencyKey(std::string_view header) {
   return std::string(key);
 }
 
+namespace {
+
+// What a record found at `now` means for a request with `fingerprint`: an
+// answer (a replay or a refusal), or nothing when the request may claim
+// the key and run.
+std::optional<Result<IdempotentStart>> Decide(const std::optional<IdempotencyRecord>& existing,
+                                               const std::string& fingerprint, Millis now) {
+  if (!existing || existing->expiresAt <= now) return std::nullopt;
+  if (existing->fingerprint != fingerprint)
+    return Result<IdempotentStart>(MakeError(ErrorCode::kIdempotencyKeyReused,
+                                             "this Idempotency-Key was already used with a different request "
+                                             "(method, path or body); use a new key for a new request"));
+  if (existing->done) {
+    IdempotentStart replay;
+    replay.kind = IdempotentStart::Kind::kReplay;
+    replay.status = existing->status;
+    replay.contentType = existing->contentType;
+    replay.body = existing->body;
+    return Result<IdempotentStart>(std::move(replay));
+  }
+  if (existing->leaseUntil > now)
+    return Result<IdempotentStart>(RetryLaterError(
+        ErrorCode::kConflict, "a request with this Idempotency-Key is still being processed; retry shortly", 1000));
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<IdempotentStart> ChatService::BeginIdempotentRequest(const Principal& p, const std::string& key,
                                                              const std::string& fingerprint) {
   const std::string scope = ScopeOf(p);
   const Millis now = clock_->NowMillis();
+  // A retry storm repeats a finished request: its answer comes from a read
+  // snapshot, so the repeats never queue on the writer. A record is only
+  // ever replaced by a later state of the same request (running, then done)
+  // or by a new claim after it expired, so what the snapshot shows is an
+  // answer this request may be given.
+  std::optional<IdempotencyRecord> seen;
+  LC_RETURN_IF_ERROR(store().Read([&](StoreReader& r) -> Status {
+    LC_ASSIGN_OR_RETURN(seen, r.GetIdempotencyRecord(p.shopId, scope, key));
+    return Status::Ok();
+  }));
+  if (auto decided = Decide(seen, fingerprint, now)) return std::move(*decided);
+  // No usable record: claim the key in the transaction that checks it
+  // again, so of concurrent first requests exactly one runs.
   return WriteValue<IdempotentStart>(store(), [&](StoreWriter& w) -> Result<IdempotentStart> {
     LC_ASSIGN_OR_RETURN(std::int64_t purged, w.PurgeIdempotencyRecords(now, kPurgePerClaim));
     (void)purged;
     LC_ASSIGN_OR_RETURN(auto existing, w.GetIdempotencyRecord(p.shopId, scope, key));
-    if (existing && existing->expiresAt > now) {
-      if (existing->fingerprint != fingerprint)
-        return MakeError(ErrorCode::kIdempotencyKeyReused,
-                         "this Idempotency-Key was already used with a different request (method, path or body); "
-                         "use a new key for a new request");
-      if (existing->done) {
-        IdempotentStart replay;
-        replay.kind = IdempotentStart::Kind::kReplay;
-        replay.status = existing->status;
-        replay.contentType = existing->contentType;
-        replay.body = existing->body;
-        return replay;
-      }
-      if (existing->leaseUntil > now)
-        return RetryLaterError(ErrorCode::kConflict,
-                               "a request with this Idempotency-Key is still being processed; retry shortly",
-                               1000);
-    }
+    if (auto decided = Decide(existing, fingerprint, now)) return std::move(*decided);
     IdempotencyRecord r;
     r.shopId = p.shopId;
     r.scope = scope;

@@ -1,6 +1,6 @@
 // Idempotency-Key records (IETF draft-ietf-httpapi-idempotency-key-header):
 // the first request with a key runs, and its response is kept for the
-// repeats. Part of StoreWriter (livechat/store.h), whose rules (shop scoping,
+// repeats. Part of StoreReader and StoreWriter (livechat/store.h), whose rules (shop scoping,
 // missing vs. failed) hold here too. The rules themselves (what matches, how
 // long a record lives) are ChatService's (chat_service_idempotency.cc).
 #pragma once
@@ -28,12 +28,19 @@ struct IdempotencyRecord {
   Millis expiresAt = 0;     // after this the key may be used afresh
 };
 
-class IdempotencyWrites {
+// A read, so that a repeat whose answer is kept is replayed from a read
+// snapshot and never waits for (or adds to) the one writer.
+class IdempotencyReads {
  public:
-  virtual ~IdempotencyWrites() = default;
+  virtual ~IdempotencyReads() = default;
   virtual Result<std::optional<IdempotencyRecord>> GetIdempotencyRecord(const std::string& shopId,
                                                                         const std::string& scope,
                                                                         const std::string& key) = 0;
+};
+
+class IdempotencyWrites {
+ public:
+  virtual ~IdempotencyWrites() = default;
   // Inserts, or replaces the record of the same (shop, scope, key).
   virtual Status PutIdempotencyRecord(const IdempotencyRecord& r) = 0;
   virtual Result<bool> DeleteIdempotencyRecord(const std::string& shopId, const std::string& scope,
