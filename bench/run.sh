@@ -14,24 +14,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 dur=${1:-10}
 conns=${BENCH_CONNECTIONS:-16}
-build=${BENCH_BUILD:-$root/build-bench}
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-if [ -z "${BENCH_BUILD:-}" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
-  cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
-fi
-
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-db=$work/bench.db
-ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
-
-shop=$(ctl store create --name Bench --plan pro | json "['id']")
-key=$(ctl key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']")
-member=$(ctl member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member | json "['id']")
+# shellcheck source=bench/common.sh
+. "$here/common.sh"
+bench_setup "livechatd livechatctl bench_ceiling_server"
 t0=$(date +%s.%N)
 ctl seed --store "$shop" --conversations 100000 --messages-per-conversation 10 >/dev/null
 t1=$(date +%s.%N)

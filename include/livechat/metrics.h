@@ -122,6 +122,14 @@ inline constexpr std::string_view kWebhookQueueDepth = "livechat_webhook_queue_d
 inline constexpr std::string_view kWebhookOldestAge = "livechat_webhook_oldest_pending_age_seconds";
 inline constexpr std::string_view kWebhookDeliveries = "livechat_webhook_deliveries_total";
 inline constexpr std::string_view kWebhookDuration = "livechat_webhook_delivery_duration_seconds";
+// Both stores: Store::Write calls (counted when asked for), and the write
+// transactions that carried them (concurrent writes are committed together:
+// writes / transactions is how many per commit).
+inline constexpr std::string_view kStoreWrites = "livechat_store_writes_total";
+inline constexpr std::string_view kStoreWritesHelp = "Store writes asked for (each a request's change); concurrent ones share a transaction";
+inline constexpr std::string_view kStoreWriteTransactions = "livechat_store_write_transactions_total";
+inline constexpr std::string_view kStoreWriteTransactionsHelp =
+    "Database write transactions run; concurrent store writes share one";
 inline constexpr std::string_view kSqliteBusyRetries = "livechat_sqlite_busy_retries_total";
 inline constexpr std::string_view kEventStreamsOpen = "livechat_event_streams_open";
 inline constexpr std::string_view kStorefrontPollsWaiting = "livechat_storefront_polls_waiting";

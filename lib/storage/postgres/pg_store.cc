@@ -9,7 +9,9 @@
 // every query, numbers drawn from a sequence commit in the order they were
 // drawn (a reader paging by seq never skips a late one), and it can neither
 // deadlock nor fail serialization. docs/decisions.md says why this and not
-// SERIALIZABLE with retries.
+// SERIALIZABLE with retries. Concurrent Writes of one instance share one
+// such transaction (storage/common/write_batcher.h), each in a savepoint, so
+// the lock and the commit's flush are paid once for all of them.
 //
 // Reads: a pool of connections, each Read one REPEATABLE READ READ ONLY
 // transaction (one snapshot), never waiting for the writer.
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "storage/common/invoke_guarded.h"
+#include "storage/common/write_batcher.h"
 #include "storage/postgres/pg_connection.h"
 #include "storage/postgres/pg_queries.h"
 #include "storage/postgres/pg_schema.h"
@@ -85,10 +88,19 @@ class PostgresStore final : public Store {
   std::unique_ptr<Connection> OpenListener();
   void Listen(std::unique_ptr<Connection> conn);
 
+  // A write in a transaction of its own; writeMu_ held.
+  Status RunAlone(const std::function<Status(StoreWriter&)>& fn);
+  // Runs fn on the open transaction; NOTIFYs what it wrote.
+  Status RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn);
+  // Several writes in one transaction, each in a savepoint; writeMu_ taken.
+  void RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch);
+  Status RunInSavepoint(Connection& conn, const std::function<Status(StoreWriter&)>& fn, bool& broken);
+
   std::string url_;
   std::mutex writeMu_;
   std::unique_ptr<Connection> writer_;
   std::atomic<int> writerPid_{0};
+  std::unique_ptr<storage::WriteBatcher> batcher_;
 
   std::mutex poolMu_;
   std::condition_variable poolCv_;
@@ -107,6 +119,9 @@ thread_local std::vector<PostgresStore::Held> PostgresStore::held_;
 Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& options) {
   std::unique_ptr<PostgresStore> store(new PostgresStore());
   store->url_ = options.url;
+  PostgresStore* self = store.get();
+  store->batcher_ = std::make_unique<storage::WriteBatcher>(
+      [self](const std::vector<storage::WriteBatcher::Pending*>& batch) { self->RunBatch(batch); }, options.metrics);
   LC_ASSIGN_OR_RETURN(store->writer_, Connection::Open(options.url));
   LC_RETURN_IF_ERROR(pg::Migrate(*store->writer_));
   store->writerPid_ = store->writer_->BackendPid();
@@ -173,27 +188,37 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
 
 Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   if (FindHeld(true) != nullptr) return Error{ErrorCode::kInternal, "postgres: Store::Write called inside a Write"};
-  std::lock_guard lock(writeMu_);
+  if (FindHeld(false) != nullptr) {
+    // A Write inside this thread's Read runs here, alone: on a batch
+    // leader's thread a nested Read would not join this thread's snapshot.
+    std::lock_guard lock(writeMu_);
+    batcher_->CountAlone();
+    return RunAlone(fn);
+  }
+  return batcher_->Submit(fn);
+}
+
+Status PostgresStore::RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn) {
+  HoldGuard guard(this, &conn, true);
+  PgQueries q(conn);
+  Status st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
+  // Delivered to listeners only if the transaction commits, and after it
+  // (a NOTIFY of a rolled-back savepoint is dropped with it).
+  for (std::size_t i = 0; st.ok() && i < q.writtenConversations().size(); ++i) {
+    auto notify = conn.Prepare("SELECT pg_notify('livechat_conversation', ?1)");
+    if (!notify.ok()) return notify.error();
+    notify->Add(q.writtenConversations()[i]);
+    st = notify->Run();
+  }
+  return st;
+}
+
+Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   LC_RETURN_IF_ERROR(Ensure(writer_));
   writerPid_ = writer_->BackendPid();
   Connection& conn = *writer_;
   LC_RETURN_IF_ERROR(conn.Exec(kBeginWrite));
-  Status st;
-  {
-    HoldGuard guard(this, &conn, true);
-    PgQueries q(conn);
-    st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
-    // Delivered to listeners only if the transaction commits, and after it.
-    for (std::size_t i = 0; st.ok() && i < q.writtenConversations().size(); ++i) {
-      auto notify = conn.Prepare("SELECT pg_notify('livechat_conversation', ?1)");
-      if (!notify.ok()) {
-        st = notify.error();
-        break;
-      }
-      notify->Add(q.writtenConversations()[i]);
-      st = notify->Run();
-    }
-  }
+  Status st = RunFn(conn, fn);
   if (st.ok()) {
     // COMMIT checks the deferred foreign keys and can fail.
     st = conn.Exec("COMMIT");
@@ -201,6 +226,49 @@ Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   }
   if (conn.Ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
   return st;
+}
+
+Status PostgresStore::RunInSavepoint(Connection& conn, const std::function<Status(StoreWriter&)>& fn, bool& broken) {
+  if (Status began = conn.Exec("SAVEPOINT w"); !began.ok()) {
+    broken = true;
+    return began;
+  }
+  Status st = RunFn(conn, fn);
+  // The deferred foreign keys are checked per write (IMMEDIATE checks what
+  // is pending), not at the shared COMMIT, so a write that breaks one fails
+  // alone, as it would on its own. One round trip, as COMMIT would be.
+  if (st.ok()) {
+    Status checked = conn.Exec("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w");
+    if (checked.ok()) return st;
+    st = checked;
+  }
+  // An error aborts the transaction up to the savepoint; without a working
+  // connection nothing of the batch can commit.
+  if (!conn.Ok() || !conn.Exec("ROLLBACK TO SAVEPOINT w; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w").ok())
+    broken = true;
+  return st;
+}
+
+void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch) {
+  std::lock_guard lock(writeMu_);
+  if (batch.size() == 1) {
+    batch[0]->result = RunAlone(*batch[0]->fn);
+    return;
+  }
+  storage::RunInOneTransaction(
+      batch, {[&]() -> Status {
+                LC_RETURN_IF_ERROR(Ensure(writer_));
+                writerPid_ = writer_->BackendPid();
+                return writer_->Exec(kBeginWrite);
+              },
+              [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) {
+                return RunInSavepoint(*writer_, fn, broken);
+              },
+              [&] { return writer_->Exec("COMMIT"); },
+              [&] {
+                if (writer_ && writer_->Ok() && writer_->InTransaction()) (void)writer_->Exec("ROLLBACK");
+              },
+              [&](const storage::WriteBatcher::WriteFn& fn) { return RunAlone(fn); }});
 }
 
 bool PostgresStore::Healthy() {

@@ -6,6 +6,9 @@
 // the writer and each Read sees the snapshot taken at its first query. A
 // ":memory:" database exists only inside its one connection, so there reads
 // and writes share it under writeMu_.
+//
+// Concurrent Writes are committed together (storage/common/write_batcher.h):
+// one transaction, each write in a savepoint of its own.
 #include "livechat/sqlite_store.h"
 
 #include <condition_variable>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "storage/common/invoke_guarded.h"
+#include "storage/common/write_batcher.h"
 #include "storage/sqlite/sqlite_connection.h"
 #include "storage/sqlite/sqlite_queries.h"
 #include "storage/sqlite/sqlite_schema.h"
@@ -69,6 +73,12 @@ class SqliteStore final : public Store {
   Status WithReadConnection(const std::function<Status(Connection&)>& fn);
   Status RunRead(Connection& conn, const std::function<Status(Connection&)>& fn);
 
+  // A write in a transaction of its own; writeMu_ held.
+  Status RunAlone(const std::function<Status(StoreWriter&)>& fn);
+  // Several writes in one transaction, each in a savepoint; writeMu_ taken.
+  void RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch);
+  Status RunInSavepoint(const std::function<Status(StoreWriter&)>& fn, bool& broken);
+
   Connection* CheckoutReader();
   void ReturnReader(Connection* conn);
 
@@ -80,6 +90,9 @@ class SqliteStore final : public Store {
   std::mutex poolMu_;
   std::condition_variable poolCv_;
   std::vector<Connection*> idle_;
+
+  // Set by Open (it needs the options' metrics).
+  std::unique_ptr<storage::WriteBatcher> batcher_;
 };
 
 thread_local std::vector<SqliteStore::Held> SqliteStore::held_;
@@ -87,6 +100,9 @@ thread_local std::vector<SqliteStore::Held> SqliteStore::held_;
 Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
   std::unique_ptr<SqliteStore> store(new SqliteStore());
   store->inMemory_ = options.path == ":memory:";
+  SqliteStore* self = store.get();
+  store->batcher_ = std::make_unique<storage::WriteBatcher>(
+      [self](const std::vector<storage::WriteBatcher::Pending*>& batch) { self->RunBatch(batch); }, options.metrics);
   Counter* busy = options.metrics ? &options.metrics->GetCounter(metric::kSqliteBusyRetries,
                                                                  "Waits for another connection's SQLite lock")
                                   : nullptr;
@@ -175,8 +191,17 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   if (const Held* held = FindHeld()) {
     if (held->write) return Error{ErrorCode::kInternal, "sqlite: Store::Write called inside a Write"};
     if (inMemory_) return Error{ErrorCode::kInternal, "sqlite: Store::Write inside a Read of an in-memory store"};
+    // A Write inside this thread's Read runs here, alone: in a batch it
+    // would run on the leader's thread, where a nested Read could not join
+    // this thread's snapshot and could wait for a reader this thread holds.
+    std::lock_guard lock(writeMu_);
+    batcher_->CountAlone();
+    return RunAlone(fn);
   }
-  std::lock_guard lock(writeMu_);
+  return batcher_->Submit(fn);
+}
+
+Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   Connection& conn = *writer_;
   // IMMEDIATE takes the file's write lock now (waiting up to busy_timeout for
   // another process), so the transaction cannot fail later on a lock upgrade.
@@ -195,6 +220,50 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   }
   if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
   return st;
+}
+
+Status SqliteStore::RunInSavepoint(const std::function<Status(StoreWriter&)>& fn, bool& broken) {
+  Connection& conn = *writer_;
+  Status began = conn.Exec("SAVEPOINT w");
+  if (!began.ok()) {
+    broken = true;
+    return began;
+  }
+  Status st;
+  {
+    HoldGuard guard(this, &conn, true);
+    SqliteQueries q(conn);
+    st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
+  }
+  // The deferred foreign keys are checked per write, not at the shared
+  // COMMIT, so a write that breaks one fails alone, as it would on its own.
+  int pending = 0, highwater = 0;
+  if (st.ok() && sqlite3_db_status(conn.handle(), SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highwater, 0) == SQLITE_OK &&
+      pending != 0)
+    st = Error{ErrorCode::kInternal, "sqlite: FOREIGN KEY constraint failed"};
+  if (!st.ok() && !conn.Exec("ROLLBACK TO w").ok()) broken = true;
+  // An error SQLite answers by rolling back the whole transaction (a full
+  // disk, an I/O error) leaves no savepoint to release: the batch is lost.
+  if (!broken && !conn.Exec("RELEASE w").ok()) broken = true;
+  if (!conn.InTransaction()) broken = true;
+  return st;
+}
+
+void SqliteStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch) {
+  std::lock_guard lock(writeMu_);
+  if (batch.size() == 1) {
+    batch[0]->result = RunAlone(*batch[0]->fn);
+    return;
+  }
+  Connection& conn = *writer_;
+  storage::RunInOneTransaction(
+      batch, {[&] { return conn.Exec("BEGIN IMMEDIATE"); },
+              [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) { return RunInSavepoint(fn, broken); },
+              [&] { return conn.Exec("COMMIT"); },
+              [&] {
+                if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+              },
+              [&](const storage::WriteBatcher::WriteFn& fn) { return RunAlone(fn); }});
 }
 
 bool SqliteStore::Healthy() {

@@ -157,6 +157,8 @@ test('every family renders with HELP and TYPE; the exposition parses strictly', 
     livechat_webhook_queue_depth: 'gauge',
     livechat_webhook_oldest_pending_age_seconds: 'gauge',
     livechat_sqlite_busy_retries_total: 'counter',
+    livechat_store_writes_total: 'counter',
+    livechat_store_write_transactions_total: 'counter',
     livechat_event_streams_open: 'gauge',
     livechat_storefront_polls_waiting: 'gauge',
   };
@@ -337,7 +339,9 @@ test('429s add to the refusal counter one for one; the API key scope is labelled
     }
   }
   assert.ok(refused >= 3, `at least 3 refusals (got ${refused})`);
-  const m = await scrape();
+  // The last request is counted once its answer is written (scrapeSettled).
+  const m = await scrapeSettled((s) =>
+    requests(s, '/chat/members', 'GET', 429) - requests(before, '/chat/members', 'GET', 429) >= refused);
   assert.equal(sampleValue(m, 'livechat_rate_limit_refusals_total', { scope: 'key' }) - refusedBefore, refused);
   assert.equal(requests(m, '/chat/members', 'GET', 429) - requests(before, '/chat/members', 'GET', 429), refused);
 });

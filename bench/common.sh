@@ -1,0 +1,23 @@
+# Sourced by the bench scripts: wrk, the build tree, a work directory removed
+# at exit (with the processes listed in pids), and a store with a key and an
+# agent. Expects here and root set; sets build, work, pids, db, shop, key,
+# member, and the helpers ctl and json.
+# $1: the targets to build when BENCH_BUILD is not given.
+bench_setup() {
+  build=${BENCH_BUILD:-$root/build-bench}
+  command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+  if [ -z "${BENCH_BUILD:-}" ]; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
+    # shellcheck disable=SC2086
+    cmake --build "$build" -j2 --target $1 >/dev/null
+  fi
+  work=$(mktemp -d)
+  pids=()
+  trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+  db=$work/bench.db
+  shop=$(ctl store create --name Bench --plan pro | json "['id']")
+  key=$(ctl key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']")
+  member=$(ctl member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member | json "['id']")
+}
+ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }

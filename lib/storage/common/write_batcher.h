@@ -1,0 +1,144 @@
+// Group commit: concurrent Store::Write calls committed together in one
+// database transaction. Both stores have one writer at a time, so under load
+// every write waited for every earlier one's commit in turn, and most of a
+// send's time was the commit and the hand-off of the writer between threads.
+// Here the first caller to find no batch running becomes the leader: it takes
+// every write queued so far (up to kMaxBatch) and runs them through the
+// backend's `run`, which gives each its own savepoint, so one write's error
+// rolls back that write alone, and commits once. Every caller is answered
+// after the commit that made its own write durable, as before. A write that
+// arrives while a batch runs waits for the next one, so a lone writer pays
+// nothing extra and a crowd is committed a batch at a time.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "livechat/metrics.h"
+#include "livechat/result.h"
+#include "livechat/store.h"
+
+namespace livechat::storage {
+
+class WriteBatcher {
+ public:
+  using WriteFn = std::function<Status(StoreWriter&)>;
+  struct Pending {
+    const WriteFn* fn;
+    Status result;
+    bool done = false;
+  };
+  // Runs the batch's writes in one transaction and sets each one's result.
+  // Called by one thread at a time.
+  using RunBatch = std::function<void(const std::vector<Pending*>&)>;
+
+  // Bounds what one commit carries, so the first write of a crowd is not
+  // answered long after its own work was done.
+  static constexpr std::size_t kMaxBatch = 64;
+
+  // `metrics` (optional) gets the transactions and the writes they carried.
+  WriteBatcher(RunBatch run, MetricsRegistry* metrics) : run_(std::move(run)) {
+    if (metrics == nullptr) return;
+    transactionsCounter_ = &metrics->GetCounter(metric::kStoreWriteTransactions, metric::kStoreWriteTransactionsHelp);
+    writesCounter_ = &metrics->GetCounter(metric::kStoreWrites, metric::kStoreWritesHelp);
+  }
+
+  // Queues fn, runs batches while this caller leads, and returns fn's
+  // outcome once the transaction holding it committed or rolled back.
+  Status Submit(const WriteFn& fn) {
+    Pending me{&fn, Status::Ok(), false};
+    std::unique_lock lock(mu_);
+    queue_.push_back(&me);
+    if (writesCounter_ != nullptr) writesCounter_->Inc();
+    cv_.wait(lock, [&] { return me.done || !leading_; });
+    if (me.done) return me.result;
+    leading_ = true;
+    while (!me.done) {
+      std::vector<Pending*> batch;
+      while (!queue_.empty() && batch.size() < kMaxBatch) {
+        batch.push_back(queue_.front());
+        queue_.pop_front();
+      }
+      lock.unlock();
+      try {
+        run_(batch);
+      } catch (...) {
+        // A store's own failure (not fn's: the store guards those) must
+        // not leave the lead taken and every later writer waiting.
+        for (Pending* p : batch) p->result = Error{ErrorCode::kInternal, "store: a write batch failed"};
+      }
+      lock.lock();
+      for (Pending* p : batch) p->done = true;
+      if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
+      // Answer this batch's callers now, not after the next batch.
+      cv_.notify_all();
+    }
+    // Hand the lead to a waiting caller, if any.
+    leading_ = false;
+    cv_.notify_all();
+    return me.result;
+  }
+
+  // A write the store ran in a transaction of its own, outside Submit.
+  void CountAlone() {
+    if (writesCounter_ != nullptr) writesCounter_->Inc();
+    if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
+  }
+
+ private:
+  RunBatch run_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Pending*> queue_;
+  bool leading_ = false;
+  Counter* transactionsCounter_ = nullptr;
+  Counter* writesCounter_ = nullptr;
+};
+
+// What a backend does for one batch; RunInOneTransaction calls them in order.
+struct BatchSteps {
+  std::function<Status()> begin;  // opens the write transaction
+  // Runs one write in a savepoint of its own: ok, or that write's error with
+  // its changes undone. Sets `broken` when the transaction itself was lost.
+  std::function<Status(const WriteBatcher::WriteFn&, bool& broken)> runInSavepoint;
+  std::function<Status()> commit;
+  std::function<void()> rollback;  // ends what is open, if anything
+  std::function<Status(const WriteBatcher::WriteFn&)> runAlone;
+};
+
+// A batch of more than one write in one transaction, each in a savepoint.
+inline void RunInOneTransaction(const std::vector<WriteBatcher::Pending*>& batch, const BatchSteps& steps) {
+  if (Status began = steps.begin(); !began.ok()) {
+    steps.rollback();
+    for (auto* p : batch) p->result = began;
+    return;
+  }
+  std::size_t ran = 0;
+  bool broken = false;
+  Status lost;
+  while (ran < batch.size() && !broken) {
+    Status st = steps.runInSavepoint(*batch[ran]->fn, broken);
+    batch[ran]->result = st;
+    ++ran;
+    if (broken) lost = st.ok() ? Error{ErrorCode::kInternal, "store: the write transaction was lost"} : st;
+  }
+  if (!broken) {
+    Status committed = steps.commit();
+    if (committed.ok()) return;
+    lost = committed;
+  }
+  steps.rollback();
+  // Nothing of the batch committed: a write that ran and succeeded gets the
+  // reason, never a success (one that failed keeps its own error); those not
+  // reached yet run alone (they have not run, so running them is no retry).
+  for (std::size_t i = 0; i < ran; ++i)
+    if (batch[i]->result.ok()) batch[i]->result = lost;
+  for (std::size_t i = ran; i < batch.size(); ++i) batch[i]->result = steps.runAlone(*batch[i]->fn);
+}
+
+}  // namespace livechat::storage

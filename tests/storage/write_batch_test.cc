@@ -1,0 +1,200 @@
+// Group commit (storage/common/write_batcher.h): writes that queue while
+// another runs are committed together in one transaction, yet each keeps its
+// own outcome: one write's error, exception or broken foreign key undoes that
+// write alone. Run on a SQLite file, SQLite in memory and PostgreSQL. The
+// transaction count fails if batching is removed; the per-write outcomes
+// fail if the savepoints are.
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "livechat/metrics.h"
+#include "store_fixtures.h"
+#include "store_records.h"
+
+namespace livechat::testing {
+namespace {
+
+const std::string kShop = "shop-a";
+
+// A store opened with a metrics registry, on each backend.
+template <bool kFile>
+struct SqliteBatchStore {
+  TempDir dir;
+  MetricsRegistry metrics;
+  std::unique_ptr<Store> store;
+  SqliteBatchStore() {
+    SqliteOptions o{kFile ? dir.File("store.db") : ":memory:", 2, 5000};
+    o.metrics = &metrics;
+    store = OpenOrFail(o);
+  }
+};
+using FileBatchStore = SqliteBatchStore<true>;
+using MemoryBatchStore = SqliteBatchStore<false>;
+struct PgBatchStore {
+  PgTestDatabase db;
+  MetricsRegistry metrics;
+  std::unique_ptr<Store> store;
+  PgBatchStore() {
+    PostgresOptions o;
+    o.url = db.url();
+    o.readers = 2;
+    o.metrics = &metrics;
+    auto r = OpenPostgresStore(o);
+    if (!r.ok()) FAIL("OpenPostgresStore: " << r.error().message);
+    store = std::move(r).value();
+  }
+};
+
+std::uint64_t Count(MetricsRegistry& m, std::string_view name) {
+  return m.GetCounter(name, "").Value();
+}
+
+// Waits (bounded) until `n` writes have been asked for in all.
+void AwaitSubmitted(MetricsRegistry& m, std::uint64_t n) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (Count(m, metric::kStoreWrites) < n && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(Count(m, metric::kStoreWrites) == n);
+}
+
+bool HasMessage(Store& s, const std::string& conv, const std::string& id) {
+  return Get(s, [&](StoreReader& r) { return r.GetMessage(kShop, conv, id); }).has_value();
+}
+
+TEST_CASE_TEMPLATE("group commit: writes queued behind a running one commit together, each with its own outcome",
+                   Fx, FileBatchStore, MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  Put(s, [](StoreWriter& w) {
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    return w.InsertConversation(c);
+  });
+  const std::uint64_t writes0 = Count(fx.metrics, metric::kStoreWrites);
+  const std::uint64_t txns0 = Count(fx.metrics, metric::kStoreWriteTransactions);
+  REQUIRE(writes0 == 1);
+  REQUIRE(txns0 == 1);
+
+  // The first write holds its transaction open until released.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto first = std::async(std::launch::async, [&] {
+    return s.Write([&](StoreWriter& w) -> Status {
+      Message m = MakeMessage(kShop, "c1", "m0", 1);
+      LC_RETURN_IF_ERROR(w.InsertMessage(m));
+      released.wait();
+      return Status::Ok();
+    });
+  });
+  AwaitSubmitted(fx.metrics, writes0 + 1);
+
+  auto insert = [&](const std::string& conv, const std::string& id) {
+    return [&s, conv, id] {
+      return s.Write([&](StoreWriter& w) -> Status {
+        Message m = MakeMessage(kShop, conv, id, 1);
+        return w.InsertMessage(m);
+      });
+    };
+  };
+  std::vector<std::future<Status>> queued;
+  queued.push_back(std::async(std::launch::async, insert("c1", "m1")));
+  // Writes, then refuses: its message must not survive.
+  queued.push_back(std::async(std::launch::async, [&s] {
+    return s.Write([&](StoreWriter& w) -> Status {
+      Message m = MakeMessage(kShop, "c1", "m2", 1);
+      LC_RETURN_IF_ERROR(w.InsertMessage(m));
+      return Error{ErrorCode::kConflict, "refused after writing"};
+    });
+  }));
+  // A message of a conversation that does not exist: the deferred foreign
+  // key fails, for this write only.
+  queued.push_back(std::async(std::launch::async, insert("missing", "m3")));
+  queued.push_back(std::async(std::launch::async, insert("c1", "m4")));
+  // Throws after writing.
+  queued.push_back(std::async(std::launch::async, [&s] {
+    return s.Write([&](StoreWriter& w) -> Status {
+      Message m = MakeMessage(kShop, "c1", "m5", 1);
+      LC_RETURN_IF_ERROR(w.InsertMessage(m));
+      throw std::runtime_error("boom");
+    });
+  }));
+  queued.push_back(std::async(std::launch::async, insert("c1", "m6")));
+  AwaitSubmitted(fx.metrics, writes0 + 7);
+  release.set_value();
+
+  CHECK(first.get().ok());
+  std::vector<Status> out;
+  for (auto& f : queued) out.push_back(f.get());
+  CHECK(out[0].ok());
+  REQUIRE_FALSE(out[1].ok());
+  CHECK(out[1].error().code == ErrorCode::kConflict);
+  CHECK(out[1].error().message == "refused after writing");
+  REQUIRE_FALSE(out[2].ok());
+  CHECK(out[2].error().code == ErrorCode::kInternal);
+  CHECK(out[3].ok());
+  REQUIRE_FALSE(out[4].ok());
+  CHECK(out[4].error().code == ErrorCode::kInternal);
+  CHECK(out[4].error().message == "exception in Store::Write: boom");
+  CHECK(out[5].ok());
+
+  CHECK(HasMessage(s, "c1", "m0"));
+  CHECK(HasMessage(s, "c1", "m1"));
+  CHECK_FALSE(HasMessage(s, "c1", "m2"));
+  CHECK_FALSE(HasMessage(s, "missing", "m3"));
+  CHECK(HasMessage(s, "c1", "m4"));
+  CHECK_FALSE(HasMessage(s, "c1", "m5"));
+  CHECK(HasMessage(s, "c1", "m6"));
+  // The first write alone, then the six that queued behind it in one.
+  CHECK(Count(fx.metrics, metric::kStoreWrites) == writes0 + 7);
+  CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) == txns0 + 2);
+  // Each committed message has a number of its own, after the first's.
+  auto seqOf = [&](const std::string& id) {
+    return Get(s, [&](StoreReader& r) { return r.GetMessage(kShop, "c1", id); })->seq;
+  };
+  const std::set<std::int64_t> seqs{seqOf("m1"), seqOf("m4"), seqOf("m6")};
+  CHECK(seqs.size() == 3);
+  CHECK(*seqs.begin() > seqOf("m0"));
+}
+
+TEST_CASE_TEMPLATE("group commit: 16 threads of read-modify-writes lose no update and share transactions", Fx,
+                   FileBatchStore, MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  Put(s, [](StoreWriter& w) {
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    c.messageCount = 0;
+    return w.InsertConversation(c);
+  });
+  constexpr int kThreads = 16, kEach = 40;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kEach; ++i) {
+        Status st = s.Write([&](StoreWriter& w) -> Status {
+          LC_ASSIGN_OR_RETURN(auto c, w.FindConversation(kShop, "c1"));
+          if (!c) return Error{ErrorCode::kNotFound, "gone"};
+          c->messageCount = c->messageCount.value_or(0) + 1;
+          LC_ASSIGN_OR_RETURN(bool matched, w.UpdateConversation(*c));
+          return matched ? Status::Ok() : Status(Error{ErrorCode::kNotFound, "gone"});
+        });
+        if (!st.ok()) ++failures;
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(failures.load() == 0);
+  auto c = Get(s, [&](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
+  REQUIRE(c.has_value());
+  CHECK(c->messageCount == kThreads * kEach);
+  CHECK(Count(fx.metrics, metric::kStoreWrites) == 1 + kThreads * kEach);
+  // Sixteen writers at once always find a transaction running.
+  CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) < 1 + kThreads * kEach);
+}
+
+}  // namespace
+}  // namespace livechat::testing
