@@ -58,8 +58,8 @@ struct Heard {
 TEST_CASE("postgres: schema version and health") {
   PgTestDatabase db;
   auto store = OpenPg(db);
-  CHECK(PostgresSchemaVersion() == 8);
-  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7,8");
+  CHECK(PostgresSchemaVersion() == 9);
+  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7,8,9");
   CHECK(store->Healthy());
 }
 
@@ -80,7 +80,7 @@ TEST_CASE("postgres: two instances starting together on an empty database migrat
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
     stores.push_back(std::move(r).value());
   }
-  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "8");
+  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "9");
   // Every instance serves: a write on one is read on another.
   AddConversation(*stores[0], "c1");
   auto found = Get(*stores[3], [](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
@@ -98,8 +98,49 @@ TEST_CASE("postgres: a database migrated by a newer build is refused with a clea
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kInternal);
   CHECK(r.error().message ==
-        "postgres: the database's schema version 99 is newer than this build's 8; run a livechat build at least as "
+        "postgres: the database's schema version 99 is newer than this build's 9; run a livechat build at least as "
         "new as the one that migrated it");
+}
+
+TEST_CASE("postgres migration 9: the words of a version 8 database fill the search vocabulary") {
+  PgTestDatabase db;
+  {
+    auto store = OpenPg(db);
+    Put(*store, [&](StoreWriter& w) -> Status {
+      Conversation c = MakeConversation(kShop, "c1", 1000);
+      c.customerName = "Ada Lovelace";
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+      Message m = MakeMessage(kShop, "c1", "m1", 1000);
+      m.text = "The parcel arrived DAMAGED";
+      return w.InsertMessage(m);
+    });
+  }
+  // Back to version 8: no vocabulary and no triggers keeping one.
+  db.Exec("DROP FUNCTION livechat_search_lexemes() CASCADE; DROP TABLE conversation_search_lexemes; "
+          "DELETE FROM livechat_schema WHERE version = 9");
+  auto store = OpenPg(db);
+  CHECK(db.Query("SELECT string_agg(lexeme, ' ' ORDER BY lexeme) FROM conversation_search_lexemes") ==
+        "ada arrived damaged lovelace parcel the");
+  ConversationQuery q;
+  q.shopId = kShop;
+  ConversationSearch search;
+  search.words = {"damaged", "parc"};
+  auto hits = Get(*store, [&](StoreReader& r) { return r.SearchConversations(q, search); });
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].conversation.id == "c1");
+  CHECK(hits[0].source == "message");
+  search.words = {"love"};
+  hits = Get(*store, [&](StoreReader& r) { return r.SearchConversations(q, search); });
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].source == "header");
+  // And kept from now on, by the statement that indexes a text.
+  Put(*store, [&](StoreWriter& w) {
+    Message m = MakeMessage(kShop, "c1", "m2", 1001);
+    m.text = "Refund requested";
+    return w.InsertMessage(m);
+  });
+  CHECK(db.Query("SELECT string_agg(lexeme, ' ' ORDER BY lexeme) FROM conversation_search_lexemes") ==
+        "ada arrived damaged lovelace parcel refund requested the");
 }
 
 TEST_CASE("postgres: an unreachable server fails to open with the server's message") {

@@ -796,7 +796,42 @@ CREATE INDEX conversations_starred ON conversations(shop_id, is_starred, sort_ac
   WHERE in_new_datastore = 1;
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+// The conversation search's vocabulary: every lexeme of the searched texts
+// and headers, so a prefix (the last word, typed as you search) is expanded
+// into the few whole lexemes it stands for before the query
+// (PgDialect::BindSearchWords says why that is cheaper). A trigger on the
+// search tables adds a row's lexemes in the statement that writes the row,
+// so every path that indexes a text fills it, with no round trip of its own.
+// Nothing is removed: a lexeme whose texts were edited, deleted or redacted
+// only widens the OR of a later query, whose own rows decide what matches.
+// Shared by every shop: the expansion rewrites a query into one that matches
+// exactly the same rows, and the rows stay the shop's (docs/decisions.md).
+// The "C" collation orders by bytes, as tsquery's prefix match compares, so
+// the lexemes with one prefix are adjacent in the key.
+constexpr const char* kSchemaV9 = R"sql(
+CREATE TABLE conversation_search_lexemes (
+  lexeme TEXT COLLATE "C" PRIMARY KEY
+);
+CREATE FUNCTION livechat_search_lexemes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- A lexeme already known costs one index probe and writes nothing. Two
+  -- writers never wait on each other's new lexemes: every write transaction
+  -- holds the store's write lock (pg_store.cc).
+  INSERT INTO conversation_search_lexemes (lexeme)
+    SELECT l FROM unnest(tsvector_to_array(NEW.fts)) AS l
+    ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER conversation_text_search_lexemes AFTER INSERT OR UPDATE OF fts ON conversation_text_search
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_lexemes();
+CREATE TRIGGER conversation_header_search_lexemes AFTER INSERT OR UPDATE OF fts ON conversation_header_search
+  FOR EACH ROW EXECUTE FUNCTION livechat_search_lexemes();
+INSERT INTO conversation_search_lexemes (lexeme)
+  SELECT word FROM ts_stat('SELECT fts FROM conversation_text_search')
+  UNION SELECT word FROM ts_stat('SELECT fts FROM conversation_header_search');
+)sql";
+
+constexpr std::array<Migration, 9> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -805,6 +840,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {6, kSchemaV6},
     {7, kSchemaV7},
     {8, kSchemaV8},
+    {9, kSchemaV9},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

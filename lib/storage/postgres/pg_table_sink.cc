@@ -20,11 +20,12 @@ namespace {
 // SQLite installation keeps in memory. shop_customer_counts is kept by
 // triggers as customers are inserted; event_feed is the change feed's
 // pruning mark, which starts afresh (a feed cursor of the old database is
-// still served, from the events copied).
+// still served, from the events copied); the search tables and their
+// vocabulary are kept by triggers as messages, notes and conversations are.
 bool IsRecordTable(const std::string& name) {
   static const char* const kNotRecords[] = {"livechat_schema", "rate_windows", "cost_buckets", "mcp_sessions",
                                             "shop_customer_counts", "event_feed", "conversation_text_search",
-                                            "conversation_header_search"};
+                                            "conversation_header_search", "conversation_search_lexemes"};
   return std::none_of(std::begin(kNotRecords), std::end(kNotRecords), [&](const char* n) { return name == n; });
 }
 
