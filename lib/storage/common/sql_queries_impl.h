@@ -871,7 +871,8 @@ Result<std::vector<ConversationHit>> SqlQueries<D>::SearchConversations(const Co
     st.Named(":after_pg", s.after->pgConvoId);
   }
   st.Named(":cap", static_cast<std::int64_t>(kSearchCandidates));
-  D::BindSearchWords(st, q.shopId, s.words, s.prefixLast);
+  LC_ASSIGN_OR_RETURN(bool mayMatch, D::BindSearchWords(conn_, st, q.shopId, s.words, s.prefixLast));
+  if (!mayMatch) return out;
   const int n = static_cast<int>(kConversations.Width());
   for (;;) {
     LC_ASSIGN_OR_RETURN(bool row, st.Step());

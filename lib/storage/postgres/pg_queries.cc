@@ -1,7 +1,10 @@
 // The shared queries (storage/common/sql_queries_impl.h) compiled for
 // PostgreSQL, and what only PostgreSQL does: the tsvector side of the store
 // knowledge's search and of the conversation search.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "storage/common/sql_queries_impl.h"
 #include "storage/postgres/pg_queries.h"
@@ -31,15 +34,19 @@ std::string FtsText(std::string_view text) {
 // matching texts and the newest as many matching headers: the GIN index
 // finds the rows, the planner may instead walk `rid` backwards when a word
 // is in most of them. ts_rank is real; float8 keeps cursors exact. The
-// text itself is read for the page's rows only (kHitText).
+// text itself is read for the page's rows only (kHitText). The query is
+// :tsq (the words, folded by the configuration) AND :alts (the whole
+// lexemes a last-word prefix stands for, already folded: read as written).
 const char* const PgDialect::kConversationHits =
     "(SELECT DISTINCT ON (conv_rid) conv_rid, score, src, hit_ref FROM ("
     " (SELECT conv_rid, ts_rank(fts, sq.q, 1)::float8 AS score, src, rid AS hit_ref"
-    "  FROM conversation_text_search, (SELECT to_tsquery('livechat_search', :tsq) AS q) AS sq"
+    "  FROM conversation_text_search,"
+    "  (SELECT to_tsquery('livechat_search', :tsq) && CAST(:alts AS tsquery) AS q) AS sq"
     "  WHERE shop_id = :shop AND fts @@ sq.q ORDER BY rid DESC LIMIT :cap)"
     " UNION ALL"
     " (SELECT conv_rid, ts_rank(fts, sq.q, 1)::float8, 'header', conv_rid"
-    "  FROM conversation_header_search, (SELECT to_tsquery('livechat_search', :tsq) AS q) AS sq"
+    "  FROM conversation_header_search,"
+    "  (SELECT to_tsquery('livechat_search', :tsq) && CAST(:alts AS tsquery) AS q) AS sq"
     "  WHERE shop_id = :shop AND fts @@ sq.q ORDER BY conv_rid DESC LIMIT :cap)"
     ") AS m ORDER BY conv_rid, score DESC)";
 
@@ -48,21 +55,100 @@ const char* const PgDialect::kHitText =
     " FROM conversation_header_search WHERE conv_rid = page.hit_ref)"
     " ELSE (SELECT body FROM conversation_text_search WHERE rid = page.hit_ref) END";
 
+namespace {
+
+// The most lexemes a prefix is expanded into; a prefix standing for more
+// (two or three letters typed) is searched as a prefix. Each lexeme of the
+// OR is one more posting list the GIN scan merges, where the prefix's
+// bitmap reads them all at once: on 200,000 seeded messages the OR of 4 to
+// 7 common words was faster than their prefix, 9 already slower, 13 and 19
+// much slower (docs/decisions.md has the figures).
+constexpr std::int64_t kMaxPrefixLexemes = 8;
+
+// The vocabulary's lexemes that start with the folded `word`
+// (conversation_search_lexemes, pg_schema.cc migration 9): in byte order
+// those are adjacent, so at most kMaxPrefixLexemes + 1 keys from the prefix
+// on are read, and kept while they start with it. `n` is how many lexemes
+// the word itself folds to; only a word that is one lexeme is expanded.
+constexpr const char* kPrefixLexemes =
+    "SELECT w.n, v.lexeme FROM"
+    " (SELECT cardinality(a) AS n, a[1] AS p FROM tsvector_to_array(livechat_search_vector(?1)) AS a) AS w"
+    " LEFT JOIN LATERAL (SELECT lexeme FROM"
+    "  (SELECT lexeme FROM conversation_search_lexemes WHERE lexeme >= w.p ORDER BY lexeme LIMIT ?2) AS next"
+    "  WHERE starts_with(lexeme, w.p)) AS v ON w.n = 1";
+
+// The whole lexemes `prefix` (FtsText of the last word) stands for: empty
+// when no searched text holds a word starting so; nullopt when it is to be
+// searched as a prefix (more than kMaxPrefixLexemes, or a word that does
+// not fold to one lexeme).
+Result<std::optional<std::vector<std::string>>> PrefixLexemes(Connection& conn, const std::string& prefix) {
+  LC_ASSIGN_OR_RETURN(Statement st, conn.Prepare(kPrefixLexemes));
+  st.Add(prefix).Add(kMaxPrefixLexemes + 1);
+  std::vector<std::string> out;
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    if (st.Int(0) != 1) return std::optional<std::vector<std::string>>();
+    if (!st.IsNull(1)) out.push_back(st.Text(1));
+  }
+  if (static_cast<std::int64_t>(out.size()) > kMaxPrefixLexemes) return std::optional<std::vector<std::string>>();
+  return std::optional<std::vector<std::string>>(std::move(out));
+}
+
+// A lexeme as a tsquery operand. The texts' ASCII punctuation was turned
+// into spaces before indexing, so no lexeme holds a quote or backslash; the
+// escape keeps that an assumption about the data, not about the syntax.
+std::string QuoteLexeme(const std::string& lexeme) {
+  std::string out = "'";
+  for (char c : lexeme) {
+    if (c == '\'' || c == '\\') out += c;
+    out += c;
+  }
+  return out + "'";
+}
+
+}  // namespace
+
 // Each word quoted as a tsquery lexeme: the caller's words hold no ASCII
 // punctuation, so no quote, backslash or operator of the user's reaches the
 // query syntax; the configuration folds them as it folded the texts.
-void PgDialect::BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
-                                bool prefixLast) {
+//
+// The last word, typed as the user searches, is a prefix. GIN evaluates
+// `parc:*` by reading every lexeme that starts so into one bitmap before the
+// AND, 13-18 ms on 1,000,000 messages where `parcel` alone takes 5
+// (bench/RESULTS.md); so a prefix standing for a few lexemes is replaced by
+// their OR, found in the vocabulary, and the GIN scan skips through them
+// beside the other words. The vocabulary may hold lexemes of texts since
+// edited, deleted or redacted: they only widen the OR, and the rows' own
+// tsvectors decide what matches, so nothing gone is found. The lookup is
+// one indexed query on the read's snapshot; the tsquery stays a constant
+// the planner sees, which it needs to know a rare word as rare (pg_schema.cc
+// migration 7).
+Result<bool> PgDialect::BindSearchWords(Connection& conn, Statement& st, const std::string& shopId,
+                                        const std::vector<std::string>& words, bool prefixLast) {
   std::string q;
+  std::string alternatives;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string w = FtsText(words[i]);
     if (w.find_first_not_of(' ') == std::string::npos) continue;
+    const bool prefix = prefixLast && i + 1 == words.size();
+    if (prefix) {
+      LC_ASSIGN_OR_RETURN(std::optional<std::vector<std::string>> lexemes, PrefixLexemes(conn, w));
+      // No text of any shop holds a word starting so: none can match.
+      if (lexemes && lexemes->empty()) return false;
+      if (lexemes) {
+        for (const auto& l : *lexemes) alternatives += (alternatives.empty() ? "" : " | ") + QuoteLexeme(l);
+        continue;
+      }
+    }
     if (!q.empty()) q += " & ";
     q += "'" + w + "'";
-    if (prefixLast && i + 1 == words.size()) q += ":*";
+    if (prefix) q += ":*";
   }
   st.Named(":tsq", q);
+  st.Named(":alts", alternatives);
   st.Named(":shop", shopId);
+  return true;
 }
 
 std::string CatalogFtsSql(const std::string& title, const std::string& body) {

@@ -27,9 +27,11 @@ struct PgDialect {
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
-  // Binds the tsquery kConversationHits reads.
-  static void BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
-                              bool prefixLast);
+  // Binds the tsquery kConversationHits reads, after looking up in `conn`
+  // the lexemes a last-word prefix stands for. False, with nothing bound,
+  // when no text can match (a prefix no text's word starts with).
+  static Result<bool> BindSearchWords(Connection& conn, Statement& st, const std::string& shopId,
+                                      const std::vector<std::string>& words, bool prefixLast);
 };
 
 // Text as the full-text index sees it (pg_queries.cc says why).

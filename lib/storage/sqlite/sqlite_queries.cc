@@ -66,8 +66,8 @@ const char* const SqliteDialect::kHitText =
     " FROM conversation_header_fts WHERE rowid = page.hit_ref)"
     " ELSE (SELECT body FROM conversation_text_fts WHERE rowid = page.hit_ref) END";
 
-void SqliteDialect::BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
-                                    bool prefixLast) {
+Result<bool> SqliteDialect::BindSearchWords(Connection&, Statement& st, const std::string& shopId,
+                                            const std::vector<std::string>& words, bool prefixLast) {
   std::string all;
   for (std::size_t i = 0; i < words.size(); ++i) {
     all += (all.empty() ? "" : " AND ") + QuoteTerm(words[i]);
@@ -76,6 +76,7 @@ void SqliteDialect::BindSearchWords(Statement& st, const std::string& shopId, co
   const std::string shop = "shop : " + HexToken('h', shopId);
   st.Named(":text_match", shop + " AND body : (" + all + ")");
   st.Named(":header_match", shop + " AND {name email phone phone_digits tags} : (" + all + ")");
+  return true;
 }
 
 Result<std::vector<CatalogHit>> SqliteQueries::Search(const std::string& shopId, const std::string& kind,

@@ -26,9 +26,10 @@ struct SqliteDialect {
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
-  // Binds the FTS5 queries kConversationHits reads.
-  static void BindSearchWords(Statement& st, const std::string& shopId, const std::vector<std::string>& words,
-                              bool prefixLast);
+  // Binds the FTS5 queries kConversationHits reads; always true (the
+  // PostgreSQL dialect may know beforehand that nothing matches).
+  static Result<bool> BindSearchWords(Connection& conn, Statement& st, const std::string& shopId,
+                                      const std::vector<std::string>& words, bool prefixLast);
 };
 
 class SqliteQueries final : public storage::SqlQueries<SqliteDialect> {
