@@ -251,10 +251,6 @@ Status PostgresStore::RunInSavepoint(Connection& conn, const std::function<Statu
 
 void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch) {
   std::lock_guard lock(writeMu_);
-  if (batch.size() == 1) {
-    batch[0]->result = RunAlone(*batch[0]->fn);
-    return;
-  }
   storage::RunInOneTransaction(
       batch, {[&]() -> Status {
                 LC_RETURN_IF_ERROR(Ensure(writer_));

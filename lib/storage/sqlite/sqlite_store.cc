@@ -251,10 +251,6 @@ Status SqliteStore::RunInSavepoint(const std::function<Status(StoreWriter&)>& fn
 
 void SqliteStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch) {
   std::lock_guard lock(writeMu_);
-  if (batch.size() == 1) {
-    batch[0]->result = RunAlone(*batch[0]->fn);
-    return;
-  }
   Connection& conn = *writer_;
   storage::RunInOneTransaction(
       batch, {[&] { return conn.Exec("BEGIN IMMEDIATE"); },
