@@ -16,7 +16,8 @@
 //      star, assign, tags, checked through the REST API; the change feed
 //      still live after reloads (livechatd's defaults, a server of its own);
 //      folders, Tag and Channel filters and search against the API's answers;
-//      an attached image; the AI handoff; Delete contact confirmed
+//      an attached image; the AI handoff; Delete contact confirmed; a read
+//      crossing a write on the wire never shows the old state
 //   4. keyboard: j k r n e a s ?, Enter and Shift+Enter, the 5,000-character limit
 //   5. axe-core: no serious or critical violation on every screen
 //   6. screenshots of the list and the thread (INBOX_ARTIFACTS; docs/inbox.png
@@ -430,7 +431,9 @@ describe('3. the widget and the inbox side by side', () => {
       await eventually(async () => (await getConv(convId)).memberId === null, 'unassigned');
       await th.getByRole('button', { name: 'Assign to me', exact: true }).click();
       await eventually(async () => (await getConv(convId)).memberId === me.id, 'assigned to Ada');
-      assert.equal(await page.getByLabel('Assignee', { exact: true }).inputValue(), me.id);
+      // The API can show the assign before the page has handled its answer.
+      await eventually(async () => (await page.getByLabel('Assignee', { exact: true }).inputValue()) === me.id,
+                       'the select showing Ada');
       const tagInput = page.getByLabel('Add tag', { exact: true });
       const tagAdd = th.getByRole('button', { name: 'Add', exact: true });
       await tagInput.fill('vip');
@@ -719,6 +722,79 @@ describe('3d. attachments, the AI handoff, deleting a contact', () => {
       assert.deepEqual(watch.report(), []);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('3e. a read that crosses a write on the wire never shows the old state', () => {
+  // The feed makes the page GET the open conversation; the agent assigns it
+  // while that GET is on its way. The GET's answer (from before the assign)
+  // is held in the browser and handed over after the assign's answer, as a
+  // slow network would. The assignee shown must stay "me" (it showed
+  // "Unassigned" until the next feed event before thread.js dropped such reads).
+  test('a GET answered before "Assign to me" and delivered after it is dropped and redone', T, async () => {
+    const { context, page, watch } = await newInboxContext(browser, server.base);
+    const maya = await conversationByName('Maya Patel');
+    const restore = { memberId: maya.memberId, tags: maya.tags };
+    try {
+      assert.equal((await sess('POST', `/api/chat/conversations/${maya.id}/assign`, { memberId: null })).status, 200);
+      await signIn(page, server.base);
+      await rowFor(page, maya.id).click();
+      const th = thread(page);
+      await th.getByRole('heading', { level: 2, name: 'Maya Patel' }).waitFor();
+      const assignee = page.getByLabel('Assignee', { exact: true });
+      assert.equal(await assignee.inputValue(), '');
+
+      // Every GET of the conversation is answered by the server at once and
+      // handed to the page only when the test says so, one at a time.
+      const held = [];  // {data, deliver()}
+      const path = new URL(`/api/chat/conversations/${maya.id}`, server.base).pathname;
+      const matches = (url) => url.pathname === path;
+      await page.route(matches, async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        const body = await response.json();
+        await new Promise((deliver) => held.push({ data: body.data, deliver }));
+        // After unroute or close a held route may be handled already.
+        await route.fulfill({ response }).catch(() => {});
+      });
+
+      // Another agent tags it: the feed makes the page read it; the read is held.
+      assert.equal((await sess('POST', `/api/chat/conversations/${maya.id}/tags`, { tags: ['e2e-crossing'] })).status, 200);
+      await eventually(async () => held.length >= 1, 'the page reading the conversation after the feed event', 8000);
+      assert.equal(held[0].data.memberId, null);
+      assert.deepEqual(held[0].data.tags, [...restore.tags, 'e2e-crossing']);
+
+      await th.getByRole('button', { name: 'Assign to me', exact: true }).click();
+      await eventually(async () => (await getConv(maya.id)).memberId === me.id, 'assigned in the API');
+      await eventually(async () => (await assignee.inputValue()) === me.id, 'the select showing the assign\'s answer');
+
+      // Only the stale read is delivered; later reads stay held, so nothing
+      // else can change the screen during the next 700 ms.
+      held[0].deliver();
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(await assignee.inputValue(), me.id, 'the old read put "Unassigned" back on screen');
+
+      await page.unroute(matches);
+      for (const h of held) h.deliver();
+      const deliverLater = setInterval(() => { for (const h of held) h.deliver(); }, 50);
+      try {
+        // The screen ends where the API is.
+        await th.getByRole('button', { name: 'Remove tag e2e-crossing', exact: true }).waitFor();
+      } finally {
+        clearInterval(deliverLater);
+      }
+      assert.equal(await assignee.inputValue(), me.id);
+      const now = await getConv(maya.id);
+      assert.equal(now.memberId, me.id);
+      assert.deepEqual(now.tags, [...restore.tags, 'e2e-crossing']);
+      assert.deepEqual(watch.report(), []);
+    } finally {
+      await context.close();
+      assert.equal((await sess('POST', `/api/chat/conversations/${maya.id}/assign`, { memberId: restore.memberId })).status, 200);
+      if (!restore.tags.includes('e2e-crossing')) {
+        assert.equal((await sess('DELETE', `/api/chat/conversations/${maya.id}/tags/e2e-crossing`)).status, 200);
+      }
     }
   });
 });

@@ -7,7 +7,7 @@ import {showError} from './notify.js';
 let uid = 0;
 
 export class ConversationDetails {
-  // ctx: {state, conversation(), onTags(tags), onCatalogChanged()}
+  // ctx: {state, conversation(), write(fn), onTags(tags, id, ticket), onCatalogChanged()}
   constructor(ctx) {
     this.ctx = ctx;
     this.attributes = [];
@@ -62,9 +62,9 @@ export class ConversationDetails {
     const tag = this.tagInput.value.trim();
     if (!conv || !tag) return;
     try {
-      const res = await api.addTags(conv.id, [tag]);
+      const [res, ticket] = await this.ctx.write(async (t) => [await api.addTags(conv.id, [tag]), t]);
       this.tagInput.value = '';
-      this.ctx.onTags(res.data, conv.id);
+      this.ctx.onTags(res.data, conv.id, ticket);
       this.ctx.onCatalogChanged();
     } catch (err) {
       showError(err, 'The tag was not added');
@@ -75,8 +75,8 @@ export class ConversationDetails {
     const conv = this.ctx.conversation();
     if (!conv) return;
     try {
-      const res = await api.removeTag(conv.id, tag);
-      this.ctx.onTags(res.data, conv.id);
+      const [res, ticket] = await this.ctx.write(async (t) => [await api.removeTag(conv.id, tag), t]);
+      this.ctx.onTags(res.data, conv.id, ticket);
       this.ctx.onCatalogChanged();
       this.tagInput.focus();
     } catch (err) {

@@ -68,6 +68,18 @@ export class ThreadView {
     this.typingSupported = true;
     this.openSeq = 0;
     this.drafts = new Map();  // conversation id -> unsent reply
+    // A read and a write of the open conversation can cross on the wire: a
+    // GET the server answered before a write committed can arrive after the
+    // write's answer and would put the old state back on screen (the
+    // assignee flicks back to "Unassigned"). So a read is applied only if no
+    // write was in flight when it started and none started since; otherwise
+    // it is redone once the writes settle. Write answers apply in the order
+    // the writes started. Nothing is lost: every dropped read is redone.
+    this.ticket = 0;
+    this.lastWrite = 0;
+    this.appliedWrite = 0;
+    this.writesInFlight = 0;
+    this.rereadAfterWrites = false;
     this.composer = new Composer({
       state: ctx.state,
       conversationId: () => (this.conv ? this.conv.id : null),
@@ -76,8 +88,9 @@ export class ThreadView {
     this.details = new ConversationDetails({
       state: ctx.state,
       conversation: () => this.conv,
-      onTags: (tags, id) => {
-        if (!this.conv || this.conv.id !== id) return;
+      write: (fn) => this.write(fn),
+      onTags: (tags, id, ticket) => {
+        if (!this.conv || this.conv.id !== id || !this.freshWrite(ticket)) return;
         this.conv = {...this.conv, tags};
         this.details.renderTags(tags);
         this.ctx.onConversation(this.conv);
@@ -396,9 +409,16 @@ export class ThreadView {
   async reloadConversation() {
     if (!this.conv) return;
     const id = this.conv.id;
+    const ticket = ++this.ticket;
+    const clean = this.writesInFlight === 0;
     try {
       const res = await api.getConversation(id);
       if (!this.conv || this.conv.id !== id) return;
+      if (!clean || this.lastWrite > ticket) {
+        if (this.writesInFlight) this.rereadAfterWrites = true;
+        else this.reloadConversation();
+        return;
+      }
       this.setConversation(res.data);
       this.ctx.onConversation(res.data);
     } catch (err) {
@@ -423,12 +443,35 @@ export class ThreadView {
 
   // ---- actions ----
 
+  // Runs one write of the open conversation; fn gets the write's ticket.
+  async write(fn) {
+    const ticket = ++this.ticket;
+    this.lastWrite = ticket;
+    this.writesInFlight++;
+    try {
+      return await fn(ticket);
+    } finally {
+      this.writesInFlight--;
+      if (!this.writesInFlight && this.rereadAfterWrites) {
+        this.rereadAfterWrites = false;
+        this.reloadConversation();
+      }
+    }
+  }
+
+  // Whether the answer of the write with this ticket is the newest one seen.
+  freshWrite(ticket) {
+    if (ticket < this.appliedWrite) return false;
+    this.appliedWrite = ticket;
+    return true;
+  }
+
   async act(doing, fn) {
     if (!this.conv) return null;
     const id = this.conv.id;
     try {
-      const res = await fn(id);
-      if (res && res.data && this.conv && this.conv.id === id) {
+      const [res, ticket] = await this.write(async (t) => [await fn(id), t]);
+      if (res && res.data && this.conv && this.conv.id === id && this.freshWrite(ticket)) {
         this.setConversation(res.data);
         this.ctx.onConversation(res.data);
       }
