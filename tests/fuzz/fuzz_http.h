@@ -46,9 +46,13 @@ struct World {
 
   World() {
     store = Must(OpenSqliteStore(SqliteOptions{":memory:", 1, 5000}));
-    // Uploaded bytes go to a directory of this process's own under /tmp.
-    char dir[] = "/tmp/livechat-fuzz-XXXXXX";
-    if (!mkdtemp(dir)) std::abort();
+    // Uploaded bytes go to a directory of this process's own under /tmp
+    // (one per process: a target may build its World again).
+    static const std::string dir = [] {
+      char d[] = "/tmp/livechat-fuzz-XXXXXX";
+      if (!mkdtemp(d)) std::abort();
+      return std::string(d);
+    }();
     blobs = Must(OpenLocalDirBlobStore(dir));
     ServiceOptions so;
     so.store = store.get();
