@@ -98,11 +98,15 @@ std::string CreatedKeyJson(const livechat::CreatedKey& k) {
   return out;
 }
 
+Outcome UnknownPermission(const std::string& slug) {
+  return UsageError("unknown permission \"" + slug + "\"; known: " + livechat::JoinNames(livechat::PermissionSlugs(), ", "));
+}
+
 Outcome StoreCreate(ChatService& service, const ParsedArgs& a) {
   livechat::CreateShopInput in;
   in.name = Req(a, "name");
   auto plan = livechat::ParsePlan(Opt(a, "plan").value_or("pro"));
-  if (!plan) return UsageError("--plan must be one of free, basic, pro, plus");
+  if (!plan) return UsageError("--plan must be one of " + livechat::JoinNames(livechat::kPlanNames, ", "));
   in.plan = *plan;
   in.autoAssign = Has(a, "auto-assign");
   auto shop = service.CreateShop(in);
@@ -120,9 +124,7 @@ Outcome KeyCreate(ChatService& service, const ParsedArgs& a) {
     std::string bad;
     auto mask = ParsePermissions(*perms, &bad);
     if (!mask)
-      return UsageError("unknown permission \"" + bad +
-                        "\"; known: read_conversations, manage_conversations, read_customers, read_setup_status, "
-                        "read_settings, manage_widget_settings, manage_all_settings, manage_knowledge");
+      return UnknownPermission(bad);
     in.permissions = *mask;
   }
   auto key = service.CreateApiKey(Principal::System(Req(a, "store")), in);
@@ -141,7 +143,7 @@ Outcome KeyList(ChatService& service, const ParsedArgs& a) {
 Outcome KeyUpdate(ChatService& service, const ParsedArgs& a) {
   std::string bad;
   auto mask = ParsePermissions(Req(a, "permissions"), &bad);
-  if (!mask) return UsageError("unknown permission \"" + bad + "\"");
+  if (!mask) return UnknownPermission(bad);
   auto key = service.UpdateApiKeyPermissions(Principal::System(Req(a, "store")), Req(a, "id"), *mask);
   if (!key.ok()) return Failed(key.error());
   return Ok(livechat::ToJson(*key));
@@ -516,19 +518,22 @@ std::string ErrorJson(std::string_view code, const std::string& message) {
 Outcome UsageError(const std::string& message) { return Outcome{2, ErrorJson("INVALID_PARAMS", message)}; }
 
 const std::vector<Command>& Commands() {
-  // The core's channel lists, named in the help as they are checked.
-  static const std::string kChannelHelp = livechat::JoinChannels(livechat::kChannels, "|") + " (default online_store)";
-  static const std::string kIntegratedChannelHelp = livechat::JoinChannels(livechat::kIntegratedChannels, "|");
+  // The core's lists (channels, plans, roles), named in the help as they are checked.
+  static const std::string kChannelHelp = livechat::JoinNames(livechat::kChannels, "|") + " (default online_store)";
+  static const std::string kIntegratedChannelHelp = livechat::JoinNames(livechat::kIntegratedChannels, "|");
+  static const std::string kPlanHelp =
+      livechat::JoinNames(livechat::kPlanNames, "|") + " (default pro; API keys need pro or plus)";
+  static const std::string kRoleHelp = livechat::JoinNames(livechat::kMemberRoles, "|") + " (default member)";
   static const std::string kSettingsSetHelp =
       "comma-separated NAME=VALUE: " + SettingFlagNames("=on|off") + ", loyaltyPartner=NAME|none";
   static const std::string kAuditLimitHelp = "rows at most, 1-" + std::to_string(ChatService::kPlatformRequestsLimitMax) +
                                              " (default " + std::to_string(kAuditLimitDefault) + ")";
   static const std::string kIntegrationsSummary =
-      "the store's channel integrations (" + livechat::JoinChannels(livechat::kIntegratedChannels, ", ") + ")";
+      "the store's channel integrations (" + livechat::JoinNames(livechat::kIntegratedChannels, ", ") + ")";
   static const std::vector<Command> kCommands = {
       {{"store", "create"},
        {{"name", true, true, "store name"},
-        {"plan", true, false, "free|basic|pro|plus (default pro; API keys need pro or plus)"},
+        {"plan", true, false, kPlanHelp.c_str()},
         {"auto-assign", false, false, "an agent reply assigns the conversation to the replier"}},
        "create a store; prints it with id and appId",
        StoreCreate},
@@ -550,7 +555,7 @@ const std::vector<Command>& Commands() {
         {"email", true, true, "email (admin inbox login)"},
         {"first-name", true, false, "first name"},
         {"last-name", true, false, "last name"},
-        {"role", true, false, "admin|member (default member)"},
+        {"role", true, false, kRoleHelp.c_str()},
         {"password", true, false, "password for the admin inbox login"},
         {"inactive", false, false, "create the member inactive"},
         {"avatar-url", true, false, "avatar URL"}},

@@ -17,7 +17,9 @@ namespace livechat {
 using Millis = std::int64_t;
 
 enum class Plan : std::uint8_t { kFree, kBasic, kPro, kPlus };
-std::string_view PlanName(Plan p);                       // "free", "basic", "pro", "plus"
+// The plans' names, in Plan's order: the list every surface checks and names.
+inline constexpr std::array<std::string_view, 4> kPlanNames = {"free", "basic", "pro", "plus"};
+std::string_view PlanName(Plan p);
 std::optional<Plan> ParsePlan(std::string_view s);
 inline bool PlanAllowsApiKeys(Plan p) { return p == Plan::kPro || p == Plan::kPlus; }
 
@@ -55,6 +57,8 @@ inline constexpr std::uint32_t kPermAll = kPermReadConversations | kPermManageCo
 // read_setup_status, read_settings, manage_widget_settings,
 // manage_all_settings, manage_knowledge.
 std::optional<Permission> ParsePermissionSlug(std::string_view slug);
+// Every permission's slug, in bit order (for a message or a CLI's help).
+std::vector<std::string_view> PermissionSlugs();
 std::string_view PermissionSlug(Permission p);
 // Human name as the spec writes it: "Read conversations", ...
 std::string_view PermissionDisplayName(Permission p);
@@ -145,7 +149,7 @@ inline constexpr std::array<std::string_view, 4> kIntegratedChannels = {"email",
 bool IsKnownChannel(std::string_view channel);
 bool IsIntegratedChannel(std::string_view channel);
 // The names joined by `separator` ("a, b" in a message, "a|b" in a CLI's help).
-std::string JoinChannels(std::span<const std::string_view> channels, std::string_view separator);
+std::string JoinNames(std::span<const std::string_view> names, std::string_view separator);
 // The refusals of the channel and role rules, one text for every surface (a
 // CLI prefixes its option's dashes):
 // "channel must be one of online_store, email, facebook, instagram, whatsapp, playground"
@@ -153,7 +157,8 @@ std::string UnknownChannelMessage();
 // "channel must be one of email, facebook, instagram, whatsapp"
 std::string UnknownIntegratedChannelMessage();
 // A team member's role: admin or member.
-inline bool IsMemberRole(std::string_view role) { return role == "admin" || role == "member"; }
+inline constexpr std::array<std::string_view, 2> kMemberRoles = {"admin", "member"};
+inline bool IsMemberRole(std::string_view role) { return role == kMemberRoles[0] || role == kMemberRoles[1]; }
 inline constexpr std::string_view kMemberRoleMessage = "role must be admin or member";
 
 struct Conversation {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace livechat {
@@ -43,5 +44,12 @@ class CostBuckets {
   // Takes `cost` tokens from `key`'s bucket; a refused take takes nothing.
   virtual Outcome Take(const std::string& key, std::int64_t cost) = 0;
 };
+
+class Clock;
+
+// The in-process CostBuckets: `capacity` tokens per key, refilled at
+// `refillPerSecond` on `clock`'s monotonic time; idle keys are forgotten.
+std::unique_ptr<CostBuckets> NewTokenBuckets(const Clock& clock, std::int64_t capacity,
+                                             std::int64_t refillPerSecond);
 
 }  // namespace livechat

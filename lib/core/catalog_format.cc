@@ -13,8 +13,9 @@
 #include <unordered_set>
 #include <fmt/format.h>
 
-#include "core/shopping.h"
-#include "core/text.h"
+#include "livechat/shopping.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 
 namespace livechat::internal {
 namespace {
@@ -290,12 +291,6 @@ const std::vector<Field> kLoyaltyProgram = {
     {"tiers", T::kObjArr, false, 20, &kTier}, {"rewards", T::kObjArr, false, 100, &kReward}};
 const std::vector<Field> kAccount = {{"email", T::kStr, true, 254}, {"points", T::kInt, true}, {"tier", T::kStr, false, 100}};
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // A variant without "available" is available unless its stock is tracked
 // and zero.
 std::string DefaultAvailability(const Value& input, const std::string& normalized) {
@@ -459,7 +454,7 @@ Result<ParsedCatalog> ParseCatalog(std::string_view json, std::size_t maxBytes) 
                     Str(p, "productType") + variants;
       const std::string productTitle = r.item.title;
       const std::string productId = r.item.id;
-      if (!Str(p, "handle").empty()) r.keys.push_back("handle:" + Lower(Str(p, "handle")));
+      if (!Str(p, "handle").empty()) r.keys.push_back("handle:" + AsciiLower(Str(p, "handle")));
       out.records.push_back(std::move(r));
       auto faqs = p.FindMember("faqs");
       if (faqs != p.MemberEnd() && !faqs->value.IsNull()) {
@@ -520,7 +515,7 @@ Result<ParsedCatalog> ParseCatalog(std::string_view json, std::size_t maxBytes) 
       } else if (kind == catalog_kind::kDiscount) {
         r.item.title = Str(v, "title") + " " + Str(v, "code");
         r.item.body = Str(v, "description");
-        if (!Str(v, "code").empty()) r.keys.push_back(Lower(Str(v, "code")));
+        if (!Str(v, "code").empty()) r.keys.push_back(AsciiLower(Str(v, "code")));
       } else if (kind == catalog_kind::kOrder) {
         r.item.title = Str(v, "orderNumber");
         r.keys.push_back(OrderKey(Str(v, "orderNumber")));

@@ -7,13 +7,14 @@
 
 #include <algorithm>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/cursor.h"
 #include "core/login_throttle.h"
 #include "core/observed_store.h"
 #include "core/rate_limiter.h"
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 
 namespace livechat {
 

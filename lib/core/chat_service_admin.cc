@@ -2,9 +2,10 @@
 // internal writes other surfaces fill in (browsed pages, summaries).
 #include <fmt/format.h>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {

@@ -13,10 +13,11 @@
 #include <cctype>
 #include <map>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/csv.h"
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {
@@ -32,16 +33,10 @@ bool IsKnownKind(std::string_view kind) {
   return kind == "import" || kind == "logo" || kind == "avatar" || kind == "icon" || kind == "attachment";
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // "image/png; charset=x" -> "image/png".
 std::string MediaType(std::string_view declared) {
   std::string_view t = declared.substr(0, declared.find(';'));
-  return Lower(Trim(t));
+  return AsciiLower(Trim(t));
 }
 
 // What the bytes are, by their first bytes (and, for text, by being UTF-8
@@ -408,7 +403,7 @@ Result<FileContent> ChatService::OpenFile(const std::string& fileId, const FileA
   }
   if (!allowed && f.kind == "attachment" && access.expires && access.signature) {
     const std::string expected = HmacSha256Hex(fileUrlSecret_, f.id + "\n" + *access.expires);
-    if (ConstantTimeEquals(Lower(*access.signature), expected)) {
+    if (ConstantTimeEquals(AsciiLower(*access.signature), expected)) {
       std::int64_t expires = 0;
       bool digits = !access.expires->empty() && access.expires->size() <= 15 &&
                     std::all_of(access.expires->begin(), access.expires->end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -437,11 +432,11 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
   std::vector<int> colOf;  // CSV column -> ImportColumns() index; -1: tags
   int emailAt = -1;
   for (std::size_t i = 0; i < records[0].size(); ++i) {
-    const std::string name = Lower(Trim(records[0][i]));
+    const std::string name = AsciiLower(Trim(records[0][i]));
     int idx = -2;
     if (name == "tags") idx = -1;
     for (std::size_t c = 0; c < cols.size(); ++c)
-      if (name == Lower(cols[c].name)) idx = static_cast<int>(c);
+      if (name == AsciiLower(cols[c].name)) idx = static_cast<int>(c);
     if (idx == -2)
       return Invalid(fmt::format("row 1, column {}: \"{}\" is not a contact field (columns: {})", i + 1,
                                  records[0][i], ColumnNames()));
@@ -488,7 +483,7 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
     if (email == row.cells.end()) return Invalid(fmt::format("row {}, column email: an email is required", line));
     if (!PlausibleEmail(email->second))
       return Invalid(fmt::format("row {}, column email: \"{}\" is not an email address", line, email->second));
-    auto [at, fresh] = seen.emplace(Lower(email->second), line);
+    auto [at, fresh] = seen.emplace(AsciiLower(email->second), line);
     if (!fresh)
       return Invalid(fmt::format("row {}, column email: {} is already in row {}", line, email->second, at->second));
     rows.push_back(std::move(row));

@@ -6,7 +6,7 @@
 // and across instances sharing a PostgreSQL database.
 #include <fmt/format.h>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/service_internal.h"
 #include "livechat/chat_service.h"
 

@@ -4,7 +4,8 @@
 #include <algorithm>
 
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {

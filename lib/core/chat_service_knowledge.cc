@@ -11,8 +11,9 @@
 
 #include "core/catalog_format.h"
 #include "core/service_internal.h"
-#include "core/shopping.h"
-#include "core/text.h"
+#include "livechat/shopping.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {

@@ -10,8 +10,9 @@
 #include <initializer_list>
 
 #include "core/catalog_format.h"
-#include "core/shopping.h"
+#include "livechat/shopping.h"
 #include "core/service_internal.h"
+#include "livechat/base/ascii.h"
 #include "livechat/chat_service.h"
 #include "livechat/json_codec.h"
 
@@ -219,11 +220,6 @@ Result<std::vector<Customer>> MatchContacts(StoreReader& r, const std::string& s
   return out;
 }
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return s;
-}
-
 // The phone a stored data request named (its customerJson), in PhoneKey form.
 std::string StoredPhoneKey(const std::string& customerJson) {
   rapidjson::Document doc;
@@ -239,12 +235,12 @@ std::string StoredPhoneKey(const std::string& customerJson) {
 // only that it was redacted. Returns how many.
 Result<std::int64_t> RedactDataRequests(StoreWriter& w, const std::string& shopId, const std::vector<Customer>& contacts,
                                         const PlatformRequestInput& in) {
-  const std::string email = in.customerEmail ? Lower(*in.customerEmail) : std::string();
+  const std::string email = in.customerEmail ? AsciiLower(*in.customerEmail) : std::string();
   const std::string phone = RequestPhoneKey(in);
   LC_ASSIGN_OR_RETURN(auto requests, w.ListDataRequests(shopId));
   std::int64_t n = 0;
   for (DataRequest& d : requests) {
-    bool about = !email.empty() && Lower(d.customerJson).find(email) != std::string::npos;
+    bool about = !email.empty() && AsciiLower(d.customerJson).find(email) != std::string::npos;
     about = about || (!phone.empty() && StoredPhoneKey(d.customerJson) == phone);
     for (const auto& c : contacts) about = about || d.exportJson.find("\"" + c.id + "\"") != std::string::npos;
     if (!about || d.exportJson == kRedactedExport) continue;

@@ -9,10 +9,11 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/rate_limiter.h"
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {

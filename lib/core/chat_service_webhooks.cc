@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/service_internal.h"
 #include "livechat/chat_service.h"
 #include "livechat/webhooks.h"

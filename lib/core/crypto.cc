@@ -1,8 +1,8 @@
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 
 #include <sodium.h>
 
-namespace livechat::internal {
+namespace livechat {
 
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[crypto_hash_sha256_BYTES];
@@ -72,4 +72,4 @@ bool LooksLikeApiKey(std::string_view key) {
   return true;
 }
 
-}  // namespace livechat::internal
+}  // namespace livechat

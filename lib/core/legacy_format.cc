@@ -8,7 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/clock.h"
 
 namespace livechat::internal {

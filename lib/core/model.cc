@@ -26,21 +26,20 @@ constexpr std::array<PermissionInfo, 8> kPermissions{{
 }  // namespace
 
 std::string_view PlanName(Plan p) {
-  switch (p) {
-    case Plan::kFree: return "free";
-    case Plan::kBasic: return "basic";
-    case Plan::kPro: return "pro";
-    case Plan::kPlus: return "plus";
-  }
-  return "free";
+  const auto i = static_cast<std::size_t>(p);
+  return i < kPlanNames.size() ? kPlanNames[i] : kPlanNames[0];
 }
 
 std::optional<Plan> ParsePlan(std::string_view s) {
-  if (s == "free") return Plan::kFree;
-  if (s == "basic") return Plan::kBasic;
-  if (s == "pro") return Plan::kPro;
-  if (s == "plus") return Plan::kPlus;
+  for (std::size_t i = 0; i < kPlanNames.size(); ++i)
+    if (kPlanNames[i] == s) return static_cast<Plan>(i);
   return std::nullopt;
+}
+
+std::vector<std::string_view> PermissionSlugs() {
+  std::vector<std::string_view> out;
+  for (const auto& p : kPermissions) out.push_back(p.slug);
+  return out;
 }
 
 std::optional<Permission> ParsePermissionSlug(std::string_view slug) {
@@ -102,19 +101,19 @@ bool IsIntegratedChannel(std::string_view c) {
   return std::find(kIntegratedChannels.begin(), kIntegratedChannels.end(), c) != kIntegratedChannels.end();
 }
 
-std::string JoinChannels(std::span<const std::string_view> channels, std::string_view separator) {
+std::string JoinNames(std::span<const std::string_view> names, std::string_view separator) {
   std::string out;
-  for (std::string_view c : channels) {
+  for (std::string_view n : names) {
     if (!out.empty()) out += separator;
-    out += c;
+    out += n;
   }
   return out;
 }
 
-std::string UnknownChannelMessage() { return "channel must be one of " + JoinChannels(kChannels, ", "); }
+std::string UnknownChannelMessage() { return "channel must be one of " + JoinNames(kChannels, ", "); }
 
 std::string UnknownIntegratedChannelMessage() {
-  return "channel must be one of " + JoinChannels(kIntegratedChannels, ", ");
+  return "channel must be one of " + JoinNames(kIntegratedChannels, ", ");
 }
 
 }  // namespace livechat

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 
 namespace livechat::internal {
 

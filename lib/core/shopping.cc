@@ -1,4 +1,4 @@
-#include "core/shopping.h"
+#include "livechat/shopping.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 
 namespace livechat {
 namespace {
@@ -107,7 +108,7 @@ CartTotals ComputeCartTotals(const std::string& linesJson) {
   return t;
 }
 
-std::string LoyaltyAccountId(std::string_view email) { return internal::AsciiLower(email); }
+std::string LoyaltyAccountId(std::string_view email) { return livechat::AsciiLower(email); }
 
 bool DiscountActiveAt(const std::string& discountJson, const std::string& nowIso8601) {
   rapidjson::Document d;

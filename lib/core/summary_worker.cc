@@ -5,7 +5,8 @@
 #include <deque>
 
 #include "core/service_internal.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/store.h"
 #include "livechat/summarizer.h"
 
@@ -116,7 +117,7 @@ struct SummaryWorker::Impl {
     Summarizer* used = primary;
     if (!in.redacted || primary == fallback) {
       text = primary->Summarize(in);
-      if (text.ok() && internal::Trim(*text).empty()) text = MakeError(ErrorCode::kInternal, "empty summary");
+      if (text.ok() && livechat::Trim(*text).empty()) text = MakeError(ErrorCode::kInternal, "empty summary");
     }
     if (!text.ok() && primary != fallback) {
       if (!in.redacted)
@@ -124,10 +125,10 @@ struct SummaryWorker::Impl {
             " failed (" + text.error().message + "); using " + fallback->name());
       used = fallback;
       text = fallback->Summarize(in);
-      if (text.ok() && internal::Trim(*text).empty()) text = MakeError(ErrorCode::kInternal, "empty summary");
+      if (text.ok() && livechat::Trim(*text).empty()) text = MakeError(ErrorCode::kInternal, "empty summary");
     }
     if (!text.ok()) return text.take_error();
-    return Summary{in.conversation.id, std::string(internal::Trim(*text)), used->name(), clock->NowMillis()};
+    return Summary{in.conversation.id, std::string(livechat::Trim(*text)), used->name(), clock->NowMillis()};
   }
 
   // Runs one claimed job to its end: stored, dropped, or rescheduled.

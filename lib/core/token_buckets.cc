@@ -39,4 +39,9 @@ void TokenBuckets::SweepLocked(std::int64_t now) {
   }
 }
 
+std::unique_ptr<CostBuckets> NewTokenBuckets(const Clock& clock, std::int64_t capacity,
+                                             std::int64_t refillPerSecond) {
+  return std::make_unique<TokenBuckets>(clock, capacity, refillPerSecond);
+}
+
 }  // namespace livechat

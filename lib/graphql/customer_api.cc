@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 
-#include "core/token_buckets.h"
 #include "http/json_body.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
@@ -299,13 +298,12 @@ struct GraphQLApi::Impl {
         options(std::move(opts)),
         schema(std::move(s)),
         ownBuckets(options.costBuckets ? nullptr
-                                       : std::make_unique<TokenBuckets>(svc.clock(), options.bucketCapacity,
-                                                                        options.refillPerSecond)),
+                                       : NewTokenBuckets(svc.clock(), options.bucketCapacity, options.refillPerSecond)),
         buckets(options.costBuckets ? *options.costBuckets : *ownBuckets) {}
   ChatService& service;
   GraphQLApiOptions options;
   graphql::Schema schema;
-  std::unique_ptr<TokenBuckets> ownBuckets;  // when options.costBuckets is null
+  std::unique_ptr<CostBuckets> ownBuckets;  // when options.costBuckets is null
   CostBuckets& buckets;
 
   std::int64_t Cost(const graphql::PreparedOperation& op) {

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "http/json_body.h"
+#include "livechat/base/ascii.h"
 #include "mcp/json_schema.h"
 #include "mcp/tools.h"
 
@@ -51,16 +52,11 @@ HttpResponse JsonResponse(int status, std::string body) {
   return r;
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Accept must allow application/json (the client is also told to list
 // text/event-stream; we answer with JSON only). Absent means anything.
 bool AcceptsJson(const std::optional<std::string>& accept) {
   if (!accept) return true;
-  std::string a = Lower(*accept);
+  std::string a = AsciiLower(*accept);
   return a.find("application/json") != std::string::npos || a.find("*/*") != std::string::npos ||
          a.find("application/*") != std::string::npos;
 }
@@ -157,7 +153,7 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
   // Credentials: X-App-Id and a bearer key of that store.
   std::string key;
   if (auto auth = req.Header("authorization")) {
-    if (auth->size() > 7 && Lower(auth->substr(0, 7)) == "bearer ") key = auth->substr(7);
+    if (auth->size() > 7 && AsciiLower(auth->substr(0, 7)) == "bearer ") key = auth->substr(7);
   }
   auto principal = service.AuthenticateAppKey(req.Header("x-app-id").value_or(""), key);
   if (!principal.ok()) {

@@ -4,7 +4,7 @@
 #include "mcp/tools.h"
 
 #include "mcp/json_schema.h"
-#include "core/shopping.h"
+#include "livechat/shopping.h"
 
 #include <cmath>
 #include <functional>

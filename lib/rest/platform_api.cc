@@ -7,7 +7,7 @@
 #include <array>
 #include <utility>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "http/json_body.h"
 #include "livechat/json_codec.h"
 #include "rest/rest_response.h"
@@ -112,7 +112,7 @@ Result<std::pair<std::string, PlatformRequestInput>> ParseBody(const HttpRequest
 }  // namespace
 
 std::string PlatformSignature(std::string_view appSecret, std::string_view rawBody) {
-  return internal::HmacSha256Base64(appSecret, rawBody);
+  return livechat::HmacSha256Base64(appSecret, rawBody);
 }
 
 PlatformApi::PlatformApi(ChatService& service, PlatformOptions options)
@@ -146,7 +146,7 @@ HttpResponse PlatformApi::Handle(const HttpRequest& req) {
       return rest::ErrorResponse(
           MakeError(ErrorCode::kUnauthenticated,
                     "missing signature: send the base64 HMAC-SHA256 of the raw body in X-Platform-Hmac-Sha256"));
-    if (!internal::ConstantTimeEquals(internal::HmacSha256Base64(options_.appSecret, req.body), *sig))
+    if (!livechat::ConstantTimeEquals(livechat::HmacSha256Base64(options_.appSecret, req.body), *sig))
       return rest::ErrorResponse(MakeError(ErrorCode::kUnauthenticated,
                                            "invalid signature: X-Platform-Hmac-Sha256 is not the HMAC-SHA256 of this "
                                            "body under the app secret"));
@@ -155,7 +155,7 @@ HttpResponse PlatformApi::Handle(const HttpRequest& req) {
     auto& [shopId, in] = *parsed;
     in.deliveryId = req.Header("x-platform-webhook-id");
     if (in.deliveryId && in.deliveryId->empty()) in.deliveryId.reset();
-    in.bodyDigest = internal::Sha256Hex(req.body);
+    in.bodyDigest = livechat::Sha256Hex(req.body);
     auto applied = service_.ApplyPlatformRequest(Principal::System(shopId), in);
     if (!applied.ok()) return rest::ErrorResponse(applied.error());
     if (applied->outcome == "refused")

@@ -8,7 +8,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 
 namespace livechat::sdk::internal {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 using rapidjson::Value;
 using Warning = std::optional<std::string>;
 using livechat::Utf8Length;
-using livechat::internal::Trim;
+using livechat::Trim;
 
 // Spec-free limits chosen for the SDK (docs/decisions.md, "Storefront SDK").
 constexpr std::size_t kNameMax = 255;        // user:name, identify names, attribute names (REST's attribute limit)

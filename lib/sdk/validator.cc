@@ -7,7 +7,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "sdk/command_rules.h"
 
 namespace livechat::sdk {
@@ -52,7 +53,7 @@ Status CommandValidator::CheckArguments(std::string_view command, std::string_vi
   if (!livechat::IsValidUtf8(command) || !livechat::IsValidUtf8(argsJson))
     return Invalid("command and arguments must be valid UTF-8");
   rapidjson::Document args;
-  if (livechat::internal::Trim(argsJson).empty()) {
+  if (livechat::Trim(argsJson).empty()) {
     args.SetArray();
   } else {
     args.Parse<rapidjson::kParseValidateEncodingFlag>(argsJson.data(), argsJson.size());

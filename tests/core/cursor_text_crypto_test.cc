@@ -1,8 +1,9 @@
 #include <doctest/doctest.h>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "core/cursor.h"
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/clock.h"
 
 namespace livechat::internal {

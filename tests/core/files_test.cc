@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
 #include "livechat/platform.h"
@@ -264,7 +264,7 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
   CHECK(std::string(files[0]["contentType"].GetString()) == "image/png");
   const std::string url = files[0]["url"].GetString();
   const std::string expires = std::to_string((fx.clock.NowMillis() + 3600 * 1000) / 1000);
-  CHECK(url == "/files/" + id + "?expires=" + expires + "&sig=" + internal::HmacSha256Hex("test-secret", id + "\n" + expires));
+  CHECK(url == "/files/" + id + "?expires=" + expires + "&sig=" + livechat::HmacSha256Hex("test-secret", id + "\n" + expires));
 
   // Agents read the same entry.
   Principal reader = fx.Key(fx.sys, kPermReadConversations);
@@ -281,7 +281,7 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
   auto opened = fx.service->OpenFile(id, Signed(url));
   REQUIRE(opened.ok());
   CHECK(opened->bytes == bytes);
-  CHECK(opened->file.sha256 == internal::Sha256Hex(bytes));
+  CHECK(opened->file.sha256 == livechat::Sha256Hex(bytes));
   CHECK(opened->file.conversationId == sent->conversationId);
   CHECK(opened->file.messageId == sent->id);
   CHECK(opened->file.uploaderType == "visitor");

@@ -3,7 +3,7 @@
 // integrations, and the admin inbox's contact delete.
 #include <doctest/doctest.h>
 
-#include "core/shopping.h"
+#include "livechat/shopping.h"
 #include "core_fixture.h"
 #include "livechat/json_codec.h"
 

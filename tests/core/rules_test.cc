@@ -41,8 +41,8 @@ TEST_CASE("one channel list: the checks, the messages and the help all come from
   CHECK_FALSE(IsIntegratedChannel("playground"));
   CHECK_FALSE(IsIntegratedChannel("sms"));
   CHECK(UnknownIntegratedChannelMessage() == "channel must be one of email, facebook, instagram, whatsapp");
-  CHECK(JoinChannels(kIntegratedChannels, "|") == "email|facebook|instagram|whatsapp");
-  CHECK(JoinChannels({}, ", ").empty());
+  CHECK(JoinNames(kIntegratedChannels, "|") == "email|facebook|instagram|whatsapp");
+  CHECK(JoinNames({}, ", ").empty());
 }
 
 TEST_CASE("every AI setting flag is read from its section and key") {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/shopping.h"
+#include "livechat/shopping.h"
 #include "core_fixture.h"
 
 namespace livechat {

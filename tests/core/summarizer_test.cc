@@ -2,7 +2,8 @@
 // edge cases (no customer, bot only, long, non-Latin, redacted, empty).
 #include <doctest/doctest.h>
 
-#include "core/text.h"
+#include "livechat/base/ascii.h"
+#include "livechat/base/utf8.h"
 #include "livechat/summarizer.h"
 
 namespace livechat {

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "storefront_fixture.h"
 
 namespace livechat::testing {
@@ -29,14 +29,14 @@ TEST_CASE("storefront: a session needs the store's App ID, and only the token's 
   CHECK(v.token.size() == 3 + 48);
   std::optional<VisitorSession> stored;
   f.Must(f.store().Read([&](StoreReader& r) -> Status {
-    auto s = r.FindVisitorSession(internal::Sha256Hex(v.token));
+    auto s = r.FindVisitorSession(livechat::Sha256Hex(v.token));
     if (!s.ok()) return s.take_error();
     stored = *s;
     return Status::Ok();
   }));
   REQUIRE(stored.has_value());
   CHECK(stored->id == v.sessionId);
-  CHECK(stored->tokenHash == internal::Sha256Hex(v.token));
+  CHECK(stored->tokenHash == livechat::Sha256Hex(v.token));
   CHECK(stored->tokenHash != v.token);
 
   // Any plan: a Free store's widget works too.

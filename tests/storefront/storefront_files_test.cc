@@ -2,7 +2,7 @@
 // agents read, and the bytes behind the URL, on a real directory BlobStore.
 #include <doctest/doctest.h>
 
-#include "core/crypto.h"
+#include "livechat/crypto.h"
 #include "livechat/file_server.h"
 #include "support/file_download.h"
 #include "storefront/storefront_fixture.h"
@@ -62,7 +62,7 @@ TEST_CASE("storefront files: upload, the message in the widget and for agents, a
   HttpResponse got = fs.Download(url);
   REQUIRE(got.status == 200);
   CHECK(got.body == bytes);
-  CHECK(livechat::internal::Sha256Hex(got.body) == livechat::internal::Sha256Hex(bytes));
+  CHECK(livechat::Sha256Hex(got.body) == livechat::Sha256Hex(bytes));
   CHECK(got.Header("content-type") == std::optional<std::string>("image/png"));
   CHECK(got.Header("content-length") == std::optional<std::string>("5000"));
   CHECK(got.Header("x-content-type-options") == std::optional<std::string>("nosniff"));

@@ -1,6 +1,6 @@
-#include "core/text.h"
+#include "livechat/base/ascii.h"
 
-namespace livechat::internal {
+namespace livechat {
 
 std::string_view Trim(std::string_view s) {
   auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
@@ -16,4 +16,4 @@ std::string AsciiLower(std::string_view s) {
   return out;
 }
 
-}  // namespace livechat::internal
+}  // namespace livechat

@@ -1,11 +1,13 @@
-// Hashing and secret comparison for keys, sessions and passwords (libsodium).
+// Hashing and secret comparison for keys, sessions, passwords and signed
+// requests (libsodium): the one implementation every layer uses, so a
+// signature check is constant-time wherever it is written.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace livechat::internal {
+namespace livechat {
 
 // Lowercase hex SHA-256.
 std::string Sha256Hex(std::string_view data);
@@ -25,4 +27,4 @@ bool VerifyPassword(std::string_view hash, std::string_view password);
 // "sk_" followed by exactly 32 lowercase or uppercase hex characters.
 bool LooksLikeApiKey(std::string_view key);
 
-}  // namespace livechat::internal
+}  // namespace livechat
