@@ -1,11 +1,6 @@
 // livechatd's transport body limit is sized for uploads (10 MiB); every other
 // route refuses a larger Content-Length before reading the body, so no
 // unauthenticated request makes a server thread buffer megabytes.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <string>
 
 #include <doctest/doctest.h>
@@ -14,31 +9,6 @@
 #include "e2e/e2e_helpers.h"
 
 namespace {
-
-// Sends only the request head (no body) and returns what the server answers
-// before the connection closes or 5 s pass.
-std::string HeadOnly(int port, const std::string& head) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  timeval tv{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::send(fd, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size()));
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-    if (out.find("\r\n\r\n") != std::string::npos && out.find("}}") != std::string::npos) break;
-  }
-  ::close(fd);
-  return out;
-}
 
 // `extraHeaders`: whole lines, each ending in CRLF.
 std::string Post(const std::string& path, std::size_t contentLength, const std::string& extraHeaders = "") {
@@ -59,7 +29,7 @@ TEST_CASE("livechatd refuses a command body over --max-body plus headroom before
   const std::size_t limit = 4096 + 64 * 1024;  // --max-body plus the transport headroom
   for (const char* path : {"/mcp", "/graphql", "/platform/customers-redact", "/chat/conversations"}) {
     CAPTURE(path);
-    const std::string over = HeadOnly(daemon.port, Post(path, limit + 1));
+    const std::string over = e2e::RawExchange(daemon.port, Post(path, limit + 1));
     CHECK(over.rfind("HTTP/1.1 413", 0) == 0);
     CHECK(over.find(R"("code":"PAYLOAD_TOO_LARGE")") != std::string::npos);
     CHECK(over.find("larger than " + std::to_string(limit) + " bytes") != std::string::npos);
@@ -67,10 +37,10 @@ TEST_CASE("livechatd refuses a command body over --max-body plus headroom before
   // At the limit the bridge lets it through to the adapter, which answers
   // with its own limit (the body never comes: the read times out or the
   // adapter refuses; either way not the bridge's message).
-  const std::string at = HeadOnly(daemon.port, Post("/mcp", limit) + std::string(limit, ' '));
+  const std::string at = e2e::RawExchange(daemon.port, Post("/mcp", limit) + std::string(limit, ' '));
   CHECK(at.find("larger than " + std::to_string(limit) + " bytes") == std::string::npos);
   // An upload route is not refused by the bridge at that size.
-  const std::string upload = HeadOnly(daemon.port, Post("/storefront/files?name=a.png", limit + 1) +
+  const std::string upload = e2e::RawExchange(daemon.port, Post("/storefront/files?name=a.png", limit + 1) +
                                                         std::string(limit + 1, 'x'));
   CHECK(upload.find("larger than " + std::to_string(limit) + " bytes") == std::string::npos);
   e2e::StopDaemon(daemon);
@@ -90,7 +60,7 @@ TEST_CASE("the transport's 413 on /chat and /webhook/subscriptions is counted an
   // The key's window is 3: two refused bodies count, as every request does.
   for (const char* remaining : {"2", "1"}) {
     CAPTURE(remaining);
-    const std::string refused = HeadOnly(daemon.port, Post("/chat/conversations/c1/messages", over, withKey));
+    const std::string refused = e2e::RawExchange(daemon.port, Post("/chat/conversations/c1/messages", over, withKey));
     CHECK(refused.rfind("HTTP/1.1 413", 0) == 0);
     CHECK(refused.find(R"("code":"PAYLOAD_TOO_LARGE")") != std::string::npos);
     CHECK(HasHeader(refused, "X-RateLimit-Limit: 3"));
@@ -105,7 +75,7 @@ TEST_CASE("the transport's 413 on /chat and /webhook/subscriptions is counted an
     CHECK(third->get_header_value("X-RateLimit-Remaining") == "0");
   }
   // The window is spent: an over-size body is refused like any other request.
-  const std::string spent = HeadOnly(daemon.port, Post("/chat/conversations/c1/messages", over, withKey));
+  const std::string spent = e2e::RawExchange(daemon.port, Post("/chat/conversations/c1/messages", over, withKey));
   CHECK(spent.rfind("HTTP/1.1 429", 0) == 0);
   CHECK(spent.find(R"("code":"RATE_LIMITED")") != std::string::npos);
   CHECK(HasHeader(spent, "X-RateLimit-Limit: 3"));
@@ -113,18 +83,18 @@ TEST_CASE("the transport's 413 on /chat and /webhook/subscriptions is counted an
   CHECK(spent.find("\r\nRetry-After: ") != std::string::npos);
 
   // Without a key only the source IP's window counts it (4 requests so far).
-  const std::string anonymous = HeadOnly(daemon.port, Post("/chat/conversations", over));
+  const std::string anonymous = e2e::RawExchange(daemon.port, Post("/chat/conversations", over));
   CHECK(anonymous.rfind("HTTP/1.1 413", 0) == 0);
   CHECK(HasHeader(anonymous, "X-RateLimit-Limit: 1000"));
   CHECK(HasHeader(anonymous, "X-RateLimit-Remaining: 995"));
-  const std::string legacy = HeadOnly(daemon.port, Post("/webhook/subscriptions", over));
+  const std::string legacy = e2e::RawExchange(daemon.port, Post("/webhook/subscriptions", over));
   CHECK(legacy.rfind("HTTP/1.1 413", 0) == 0);
   CHECK(HasHeader(legacy, "X-RateLimit-Limit: 1000"));
   CHECK(HasHeader(legacy, "X-RateLimit-Remaining: 994"));
   // Surfaces without rate-limit headers stay without them.
   for (const char* path : {"/graphql", "/mcp", "/api/auth/login", "/storefront/commands"}) {
     CAPTURE(path);
-    const std::string other = HeadOnly(daemon.port, Post(path, over, withKey));
+    const std::string other = e2e::RawExchange(daemon.port, Post(path, over, withKey));
     CHECK(other.rfind("HTTP/1.1 413", 0) == 0);
     CHECK(other.find("X-RateLimit-") == std::string::npos);
   }
@@ -139,15 +109,15 @@ TEST_CASE("a POST, PUT or PATCH with neither Content-Length nor Transfer-Encodin
   auto bare = [](const std::string& method, const std::string& path) {
     return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
   };
-  const std::string put = HeadOnly(daemon.port, bare("PUT", "/storefront/sessions"));
+  const std::string put = e2e::RawExchange(daemon.port, bare("PUT", "/storefront/sessions"));
   CHECK(put.rfind("HTTP/1.1 405 ", 0) == 0);
   CHECK(HasHeader(put, "Allow: POST, OPTIONS"));
   CHECK(put.find("\"METHOD_NOT_ALLOWED\"") != std::string::npos);
-  const std::string patch = HeadOnly(daemon.port, bare("PATCH", "/storefront/updates"));
+  const std::string patch = e2e::RawExchange(daemon.port, bare("PATCH", "/storefront/updates"));
   CHECK(patch.rfind("HTTP/1.1 405 ", 0) == 0);
   CHECK(HasHeader(patch, "Allow: GET, OPTIONS"));
   // A path that has the method gets its own answer, here the missing App ID.
-  const std::string post = HeadOnly(daemon.port, bare("POST", "/storefront/sessions"));
+  const std::string post = e2e::RawExchange(daemon.port, bare("POST", "/storefront/sessions"));
   CHECK(post.rfind("HTTP/1.1 401 ", 0) == 0);
   CHECK(post.find("\"UNAUTHENTICATED\"") != std::string::npos);
   e2e::StopDaemon(daemon);

@@ -2,7 +2,12 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -150,6 +155,52 @@ Loopback FirstLocalhostAddress() {
   if (inet_ntop(res->ai_family, addr, text, sizeof text) != nullptr) out = {"localhost", text};
   freeaddrinfo(res);
   return out;
+}
+
+std::string RawExchange(int port, const std::string& request) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  // The server may answer (and close) before it has read all of a refused
+  // request; what it answered is still read below.
+  std::size_t sent = 0;
+  while (sent < request.size()) {
+    const ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    const auto headEnd = out.find("\r\n\r\n");
+    if (headEnd == std::string::npos) continue;
+    const auto lengthAt = out.find("\r\nContent-Length: ");
+    if (lengthAt == std::string::npos || lengthAt > headEnd) continue;
+    const std::size_t length = std::stoul(out.substr(lengthAt + 18));
+    if (out.size() >= headEnd + 4 + length) break;
+  }
+  ::close(fd);
+  return out;
+}
+
+std::string PlatformSignature(const std::string& key, const std::string& body) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(body.data()),
+       body.size(), mac, &len);
+  std::string b64(4 * ((len + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), mac, static_cast<int>(len));
+  b64.resize(static_cast<std::size_t>(n));
+  return b64;
 }
 
 }  // namespace e2e

@@ -55,5 +55,15 @@ struct Loopback {
 
 Loopback FirstLocalhostAddress();
 
+// Writes `request` as is to 127.0.0.1:PORT (what an HTTP client library would
+// refuse to send: bad header lines, huge heads) and returns the bytes that
+// come back until the connection closes, the response's Content-Length is
+// in, or 5 s pass.
+std::string RawExchange(int port, const std::string& request);
+
+// Base64 HMAC-SHA256 of `body` under `key` (OpenSSL, independent of the
+// server's libsodium): the X-Platform-Hmac-Sha256 of a platform request.
+std::string PlatformSignature(const std::string& key, const std::string& body);
+
 
 }  // namespace e2e

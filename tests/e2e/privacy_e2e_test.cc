@@ -2,9 +2,6 @@
 // requests over real HTTP (signed here with OpenSSL, independently of the
 // server's libsodium), and livechatctl reads the audit trail and the data
 // request export from the same SQLite file.
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include <string>
 #include <vector>
 
@@ -24,16 +21,7 @@ using e2e::TempDir;
 
 constexpr const char* kSecret = "e2e-platform-app-secret";
 
-std::string Sign(const std::string& body) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), kSecret, static_cast<int>(std::string(kSecret).size()),
-       reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac, &len);
-  std::string b64(4 * ((len + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), mac, static_cast<int>(len));
-  b64.resize(static_cast<std::size_t>(n));
-  return b64;
-}
+std::string Sign(const std::string& body) { return e2e::PlatformSignature(kSecret, body); }
 
 }  // namespace
 
