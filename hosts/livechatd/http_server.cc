@@ -13,6 +13,7 @@
 #include <charconv>
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -528,22 +529,29 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     method_.clear();
     // One deadline from the request's first byte to its head's last.
     stream_.expires_after(opts().requestTimeout);
-    http::async_read_header(stream_, buffer_, *parser_,
-                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnHead(ec); });
+    http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      self->OnHead(ec, n);
+    });
   }
 
-  void OnHead(beast::error_code ec) {
+  // `headBytes`: what the parser consumed, the whole head. Beast's own
+  // header_limit keeps the buffer bounded but lets a head through somewhat
+  // over it (it does not count what an earlier read already parsed), so the
+  // exact limit is applied here.
+  void OnHead(beast::error_code ec, std::size_t headBytes) {
     if (ec == beast::error::timeout) {
       server_->CountTimeout();
       return Close();
     }
     if (Gone(ec)) return Close();
-    if (ec == http::error::header_limit)
+    if (ec == http::error::header_limit || (!ec && headBytes > opts().maxHeadBytes))
       return Refuse(431, "The request line and headers are larger than " + std::to_string(opts().maxHeadBytes) +
                              " bytes.");
     if (ec) return Refuse(400, "The request could not be parsed as HTTP/1.1 (" + ec.message() + ").");
 
     auto& head = parser_->get();
+    if (static_cast<std::size_t>(std::distance(head.begin(), head.end())) > opts().maxHeaderFields)
+      return Refuse(431, "The request has more than " + std::to_string(opts().maxHeaderFields) + " header fields.");
     method_ = std::string(head.method_string());
     request_.method = method_ == "HEAD" ? "GET" : method_;
     request_.target = std::string(head.target());

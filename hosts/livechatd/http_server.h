@@ -37,8 +37,12 @@ struct HttpServerOptions {
   int threads = 4;
   // Bodies larger than this are refused 413 before they are read.
   std::size_t maxBodyBytes = 1 << 20;
-  // The request line and headers together; larger: 431, connection closed.
+  // The request line and headers together, up to and including the blank
+  // line that ends them; larger: 431, connection closed.
   std::size_t maxHeadBytes = 32 * 1024;
+  // Header fields of one request; more: 431, connection closed. Each is a
+  // lookup's worth of work for every header the handlers read.
+  std::size_t maxHeaderFields = 100;
   // From the first byte of a request to the last byte of its head, and of
   // its body with the time the body's size takes at 64 KiB/s added (so a
   // slow but honest upload completes). A client that trickles is closed when
