@@ -39,6 +39,9 @@ livechat::HttpResponse Site::Handle(livechat::HttpRequest& req) const {
   if (auto it = exact_.find(path); it != exact_.end()) return it->second(req);
   for (const auto& [owns, handler] : routes_)
     if (owns(req.target)) return handler(req);
+  // Not echoed: a path that is not UTF-8 would make the body invalid JSON.
+  if (!livechat::ParseTarget(req.target))
+    return JsonResponse(400, livechat::RestErrorBody({livechat::ErrorCode::kInvalidParams, "malformed request target"}));
   return JsonResponse(404, livechat::RestErrorBody(
                                {livechat::ErrorCode::kNotFound, "No resource at " + path + notFoundSuffix_ + "."}));
 }

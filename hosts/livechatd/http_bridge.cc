@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "livechat/clock.h"
+#include "livechat/http.h"
 #include "livechat/json_codec.h"
 
 namespace livechatd {
@@ -27,11 +28,27 @@ livechat::ErrorCode TransportCode(int status) {
   }
 }
 
+// The path as a client should have sent it: a raw byte over 0x7f (the
+// transport lets them through; the target may not even be UTF-8) is
+// percent-encoded, so a log line is always valid UTF-8 JSON and names the
+// bytes that came. Controls never get this far (the parser refuses them).
+std::string LoggedPath(std::string_view target) {
+  std::string out;
+  for (const char& ch : target.substr(0, target.find('?'))) {
+    if (static_cast<unsigned char>(ch) < 0x80) {
+      out.push_back(ch);
+    } else {
+      out += livechat::PercentEncode(std::string_view(&ch, 1));
+    }
+  }
+  return out;
+}
+
 class AccessLog {
  public:
   void Write(const HttpExchange& x) {
     // The path only: query strings carry customer emails and cursors.
-    std::string path = x.request.target.substr(0, x.request.target.find('?'));
+    const std::string path = LoggedPath(x.request.target);
     std::string line = "{\"time\":";
     livechat::AppendJsonString(line, livechat::FormatIso8601(livechat::Clock::Default()->NowMillis()));
     line += ",\"method\":";
