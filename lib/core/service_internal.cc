@@ -33,6 +33,9 @@ Result<int> ResolveLimit(const std::optional<std::int64_t>& limit, int def, int 
 Status CheckText(const std::optional<std::string>& v, std::string_view field, int max, bool allowEmpty) {
   if (!v) return Invalid(fmt::format("{} is required", field));
   if (!IsValidUtf8(*v)) return Invalid(fmt::format("{} must be valid UTF-8", field));
+  // JSON carries it as \u0000, but PostgreSQL text cannot hold it, and C
+  // strings, logs and terminals would cut the text at it.
+  if (v->find('\0') != std::string::npos) return Invalid(fmt::format("{} must not contain NUL (U+0000)", field));
   if (!allowEmpty && Trim(*v).empty()) return Invalid(fmt::format("{} must not be empty", field));
   std::size_t n = Utf8Length(*v);
   if (n > static_cast<std::size_t>(max))
