@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "graphql/json_value.h"
 #include "http/json_body.h"
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
@@ -246,6 +247,9 @@ Result<graphql::Schema> BuildCustomerSchema() {
 
 namespace {
 
+// The variables object counts as one: the same bound as a document's nesting.
+constexpr int kMaxVariablesDepth = 64;
+
 std::string ErrorsBody(std::string_view message, std::string_view code, bool dataNull) {
   std::string out = dataNull ? "{\"data\":null,\"errors\":[{\"message\":" : "{\"errors\":[{\"message\":";
   AppendJsonString(out, message);
@@ -266,23 +270,6 @@ HttpResponse Json(int status, std::string body) {
 
 HttpResponse RequestError(int status, std::string_view message, std::string_view code) {
   return Json(status, ErrorsBody(message, code, false));
-}
-
-// graphql::Value from a RapidJSON value (variables).
-Value FromJson(const rapidjson::Value& v) {
-  if (v.IsNull()) return Value();
-  if (v.IsBool()) return Value(v.GetBool());
-  if (v.IsInt()) return Value(v.GetInt());
-  if (v.IsNumber()) return Value(v.GetDouble());
-  if (v.IsString()) return Value(std::string(v.GetString(), v.GetStringLength()));
-  if (v.IsArray()) {
-    Value::List l;
-    for (const auto& e : v.GetArray()) l.push_back(FromJson(e));
-    return Value(std::move(l));
-  }
-  Value::Object o;
-  for (const auto& m : v.GetObject()) o.emplace_back(std::string(m.name.GetString(), m.name.GetStringLength()), FromJson(m.value));
-  return Value(std::move(o));
 }
 
 bool IsIntrospectionOnly(const std::vector<std::string>& roots) {
@@ -384,7 +371,13 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
   Value variables;
   if (auto v = doc.FindMember("variables"); v != doc.MemberEnd() && !v->value.IsNull()) {
     if (!v->value.IsObject()) return RequestError(400, "variables must be a JSON object", "BAD_REQUEST");
-    variables = FromJson(v->value);
+    auto converted = graphql::FromRapidJson(v->value, kMaxVariablesDepth);
+    if (!converted.ok())
+      return RequestError(400,
+                          "variables are nested more than " + std::to_string(kMaxVariablesDepth) +
+                              " arrays and objects deep",
+                          "BAD_REQUEST");
+    variables = std::move(*converted);
   }
 
   auto parsed = graphql::Parse(std::string_view(q->value.GetString(), q->value.GetStringLength()));

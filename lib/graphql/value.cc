@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "graphql/js_text.h"
+#include "graphql/json_value.h"
 
 namespace livechat::graphql {
 
@@ -145,6 +146,8 @@ Value FromJsonNumber(const rapidjson::Value& v) {
   return Value(d);
 }
 
+}  // namespace
+
 // Recursion is bounded by `depthLeft`; the parse itself is iterative.
 // `depthLeft` is how many more arrays/objects may nest here.
 Result<Value> FromRapidJson(const rapidjson::Value& v, int depthLeft) {
@@ -186,8 +189,6 @@ Result<Value> FromRapidJson(const rapidjson::Value& v, int depthLeft) {
   }
   return Value();
 }
-
-}  // namespace
 
 Result<Value> ParseJson(std::string_view json, int maxDepth) {
   rapidjson::Document doc;
