@@ -230,6 +230,385 @@ livechat::Result<std::unique_ptr<livechatd::OpenAiSummarizer>> MakeSummarizer(co
   return livechatd::OpenAiSummarizer::Create(std::move(o));
 }
 
+// The storefront listener's threads (--storefront-threads, else the default).
+int StorefrontThreads(const livechatd::DaemonConfig& cfg) {
+  return cfg.storefrontThreads > 0 ? cfg.storefrontThreads : livechatd::DefaultThreadCount();
+}
+
+// Everything livechatd runs besides its listeners, in the order it is built:
+// each part is declared after what it uses, so it is destroyed before it.
+struct Parts {
+  std::unique_ptr<livechatd::HttpsWebhookTransport> transport;
+  // Outlives everything that counts into it.
+  livechat::MetricsRegistry metrics;
+  bool postgres = false;
+  std::unique_ptr<livechat::Store> store;
+  std::string filesDir;
+  std::unique_ptr<livechat::BlobStore> blobs;
+  std::string fileUrlSecret;
+  std::unique_ptr<livechat::WebhookDispatcher> dispatcher;
+  std::unique_ptr<livechatd::OpenAiSummarizer> summarizer;  // null: extractive summaries only
+  std::unique_ptr<livechat::SummaryWorker> summaryWorker;
+  // Set once the REST adapter exists; read by writers on any thread.
+  std::atomic<livechat::RestApi*> liveFeeds{nullptr};
+  // On a shared database every instance counts the limits in it, so each
+  // holds across instances; alone on a SQLite file, in this process (null).
+  std::unique_ptr<livechat::RateWindows> sharedWindows;
+  std::unique_ptr<livechat::CostBuckets> sharedBuckets;
+  std::unique_ptr<livechat::McpSessions> sharedSessions;
+  std::unique_ptr<livechat::ChatService> service;
+  std::unique_ptr<livechat::WorkerLoop> eventPruner;
+  std::optional<livechatd::DemoStore> demo;
+  std::size_t transportMaxBody = 0;
+  int httpThreads = 0;
+  std::vector<livechat::Cidr> trustedProxies;
+  std::unique_ptr<livechat::RestApi> rest;
+  std::unique_ptr<livechat::GraphQLApi> graphql;
+  std::unique_ptr<livechat::McpServer> mcp;
+  std::unique_ptr<livechat::PlatformApi> platform;
+  std::unique_ptr<livechat::StorefrontApi> storefront;
+  std::unique_ptr<livechat::FileServer> files;
+  bool started = false;
+
+  Parts() = default;
+  Parts(const Parts&) = delete;
+  Parts& operator=(const Parts&) = delete;
+
+  // Deliveries queued before this start (or before a crash) go out now, and
+  // so do the summaries of resolves.
+  void StartBackground() {
+    dispatcher->Start();
+    summaryWorker->Start();
+    eventPruner->Start();
+    started = true;
+  }
+
+  // After the listeners (and their threads) are gone. Sends in flight
+  // finish (each bounded by --webhook-timeout); a delivery interrupted by a
+  // crash instead is sent again once its lease runs out. The adapters go
+  // before the service they call, the service before the workers it wakes.
+  ~Parts() {
+    if (started) {
+      dispatcher->Stop();
+      summaryWorker->Stop();
+      eventPruner->Stop();
+    }
+    liveFeeds.store(nullptr);
+    rest.reset();
+    mcp.reset();
+    platform.reset();
+    graphql.reset();
+    storefront.reset();
+    files.reset();
+    service.reset();
+    dispatcher.reset();
+    summaryWorker.reset();
+    eventPruner.reset();
+    transport.reset();
+    store.reset();
+    blobs.reset();
+  }
+};
+
+// Each step below returns what stops the start, as the line to print, or
+// nothing. The webhook transport, the store and the uploaded files' directory.
+std::optional<std::string> OpenStorage(const livechatd::DaemonConfig& cfg, Parts& p) {
+  livechatd::HttpsTransportOptions transportOptions;
+  transportOptions.extraCaFile = cfg.webhookCaFile;
+  auto created = livechatd::HttpsWebhookTransport::Create(transportOptions);
+  if (!created.ok()) return created.error().message + " (--webhook-ca-file)";
+  p.transport = std::move(created).value();
+
+  p.postgres = livechat::IsPostgresUrl(cfg.dbPath);
+  livechat::StoreConfig storeConfig;
+  storeConfig.db = cfg.dbPath;
+  storeConfig.readers = cfg.dbPool;
+  storeConfig.metrics = &p.metrics;
+  auto opened = livechat::OpenStore(storeConfig);
+  if (!opened.ok())
+    return "cannot open database " + livechat::DescribeDatabase(cfg.dbPath) + ": " + opened.error().message;
+  p.store = std::move(opened).value();
+  std::fprintf(stderr, "livechatd: database %s\n", livechat::DescribeDatabase(cfg.dbPath).c_str());
+
+  p.filesDir = cfg.filesDir.empty() ? cfg.dbPath + ".files" : cfg.filesDir;
+  auto blobsOpened = livechat::OpenLocalDirBlobStore(p.filesDir);
+  if (!blobsOpened.ok()) return blobsOpened.error().message + " (--files-dir)";
+  p.blobs = std::move(blobsOpened).value();
+  p.fileUrlSecret = cfg.fileUrlSecret;
+  if (p.fileUrlSecret.empty()) {
+    std::string error;
+    auto secret = LoadOrCreateUrlSecret(p.filesDir, &error);
+    if (!secret) return error + " (--file-url-secret)";
+    p.fileUrlSecret = *secret;
+  }
+  return std::nullopt;
+}
+
+// The webhook dispatcher and the summary worker (not started yet).
+std::optional<std::string> MakeWorkers(const livechatd::DaemonConfig& cfg, Parts& p) {
+  livechat::DispatcherOptions dispatcherOptions;
+  dispatcherOptions.store = p.store.get();
+  dispatcherOptions.transport = p.transport.get();
+  dispatcherOptions.retryDelays.assign(cfg.webhookRetryDelaysMillis.begin(), cfg.webhookRetryDelaysMillis.end());
+  dispatcherOptions.timeoutMillis = cfg.webhookTimeoutMillis;
+  dispatcherOptions.allowPrivateTargets = cfg.webhookAllowPrivateTargets;
+  dispatcherOptions.threads = cfg.webhookThreads;
+  dispatcherOptions.metrics = &p.metrics;
+  // A lease shorter than a send would let a second sender (or a second
+  // livechatd on the file) send the same delivery while the first waits.
+  dispatcherOptions.leaseMillis =
+      std::max<livechat::Millis>(dispatcherOptions.leaseMillis, 3 * cfg.webhookTimeoutMillis);
+  p.dispatcher = std::make_unique<livechat::WebhookDispatcher>(dispatcherOptions);
+
+  auto summarizer = MakeSummarizer(cfg);
+  if (!summarizer.ok()) return summarizer.error().message + " (--summarizer-*)";
+  p.summarizer = std::move(summarizer).value();
+  if (cfg.summarizerAllowPrivate)
+    std::fprintf(stderr,
+                 "livechatd: WARNING: --summarizer-allow-private is on: the summarizer url may reach loopback and "
+                 "private addresses (a local model server).\n");
+  if (p.summarizer)
+    std::fprintf(stderr, "livechatd: summaries by %s at %s; the extractive summarizer when it fails\n",
+                 p.summarizer->name().c_str(), cfg.summarizerUrl.c_str());
+  livechat::SummaryWorkerOptions summaryOptions;
+  summaryOptions.store = p.store.get();
+  summaryOptions.summarizer = p.summarizer.get();
+  // A lease shorter than a request would let a second worker run the same job.
+  summaryOptions.leaseMillis = std::max<livechat::Millis>(summaryOptions.leaseMillis, 3 * cfg.summarizerTimeoutMillis);
+  summaryOptions.log = [](const std::string& line) { std::fprintf(stderr, "livechatd: %s\n", line.c_str()); };
+  p.summaryWorker = std::make_unique<livechat::SummaryWorker>(summaryOptions);
+  return std::nullopt;
+}
+
+// ChatService, the change feed's pruner and the demo store.
+std::optional<std::string> MakeService(const livechatd::DaemonConfig& cfg, Parts& p) {
+  livechat::ServiceOptions serviceOptions;
+  serviceOptions.store = p.store.get();
+  serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
+  serviceOptions.onEventsQueued = [d = p.dispatcher.get(), &liveFeeds = p.liveFeeds] {
+    d->Notify();
+    // Live change feeds read now instead of at their next poll.
+    if (livechat::RestApi* r = liveFeeds.load()) r->WakeEventStreams();
+  };
+  serviceOptions.onSummaryQueued = [w = p.summaryWorker.get()] { w->Notify(); };
+  serviceOptions.eventRetentionDays = cfg.eventRetentionDays;
+  serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
+  serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
+  serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
+  serviceOptions.metrics = &p.metrics;
+  if (p.postgres) {
+    p.sharedSessions = livechat::OpenPostgresMcpSessions(cfg.dbPath);
+    p.sharedWindows = livechat::OpenPostgresRateWindows(cfg.dbPath, serviceOptions.limits.rateWindowMillis);
+    p.sharedBuckets = livechat::OpenPostgresCostBuckets(cfg.dbPath, cfg.graphqlBucket, cfg.graphqlRefill);
+    serviceOptions.rateWindows = p.sharedWindows.get();
+  }
+  serviceOptions.blobs = p.blobs.get();
+  serviceOptions.fileUrlSecret = p.fileUrlSecret;
+  serviceOptions.fileBaseUrl = cfg.publicUrl;
+  p.service = std::make_unique<livechat::ChatService>(serviceOptions);
+  // Uploads (widget attachments, logos, imports) are bodies larger than
+  // --max-body; each adapter still refuses what is over its own limit.
+  p.transportMaxBody =
+      std::max<std::size_t>(cfg.maxBodyBytes,
+                            static_cast<std::size_t>(std::max({serviceOptions.limits.attachmentMaxBytes,
+                                                                serviceOptions.limits.imageMaxBytes,
+                                                                serviceOptions.limits.importMaxBytes}))) +
+      kTransportBodyHeadroom;
+  // The change feed's retention: every minute, events past it that no
+  // delivery waits for are removed, 1,000 at a time until none is left.
+  p.eventPruner = std::make_unique<livechat::WorkerLoop>(
+      [s = p.service.get()] {
+        auto removed = s->PruneEventFeed(1000);
+        if (!removed.ok()) std::fprintf(stderr, "livechatd: event feed pruning: %s\n", removed.error().message.c_str());
+        return removed.ok() && *removed > 0;
+      },
+      60'000);
+
+  if (cfg.demo) {
+    // The demo's marker file lives beside a SQLite file, or in the shared
+    // files directory when the database is a server.
+    auto d = livechatd::EnsureDemoStore(*p.service, p.postgres ? p.filesDir + "/livechat" : cfg.dbPath);
+    if (!d.ok()) return "cannot create the demo store: " + d.error().message;
+    p.demo = std::move(d).value();
+  }
+  return std::nullopt;
+}
+
+// The adapters every listener serves from.
+void MakeAdapters(const livechatd::DaemonConfig& cfg, Parts& p) {
+  livechat::RestOptions restOptions;
+  restOptions.maxBodyBytes = cfg.maxBodyBytes;
+  restOptions.secureCookies = cfg.secureCookies;
+  for (const auto& text : cfg.trustedProxies) p.trustedProxies.push_back(*livechat::Cidr::Parse(text));
+  restOptions.trustedProxies = p.trustedProxies;
+  p.httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
+  // Each live change feed holds one of the listener's threads for its life.
+  restOptions.eventStreams.maxStreams = cfg.eventStreams > 0 ? cfg.eventStreams : std::max(1, p.httpThreads / 4);
+  restOptions.eventStreams.maxStreamsPerKey = cfg.eventStreamsPerKey;
+  restOptions.eventStreams.heartbeatMillis = cfg.eventStreamHeartbeatMillis;
+  restOptions.eventStreams.pollMillis = cfg.eventStreamPollMillis;
+  restOptions.eventStreams.lifetimeMillis = cfg.eventStreamLifetimeMillis;
+  p.rest = std::make_unique<livechat::RestApi>(*p.service, restOptions);
+  p.liveFeeds.store(p.rest.get());
+  livechat::GraphQLApiOptions graphqlOptions;
+  graphqlOptions.maxBodyBytes = cfg.maxBodyBytes;
+  graphqlOptions.bucketCapacity = cfg.graphqlBucket;
+  graphqlOptions.refillPerSecond = cfg.graphqlRefill;
+  graphqlOptions.costBuckets = p.sharedBuckets.get();
+  graphqlOptions.trustedProxies = p.trustedProxies;
+  graphqlOptions.metrics = &p.metrics;
+  p.graphql = std::make_unique<livechat::GraphQLApi>(*p.service, graphqlOptions);
+  livechat::McpOptions mcpOptions;
+  mcpOptions.maxBodyBytes = cfg.maxBodyBytes;
+  mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
+  mcpOptions.serverVersion = LIVECHAT_VERSION;
+  mcpOptions.sessions = p.sharedSessions.get();
+  p.mcp = std::make_unique<livechat::McpServer>(*p.service, mcpOptions);
+  livechat::PlatformOptions platformOptions;
+  platformOptions.appSecret = cfg.platformSecret;
+  p.platform = std::make_unique<livechat::PlatformApi>(*p.service, platformOptions);
+  livechat::StorefrontOptions storefrontOptions;
+  storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
+  storefrontOptions.trustedProxies = p.trustedProxies;
+  const bool storefrontApart = cfg.storefrontPort >= 0;
+  storefrontOptions.maxWaiters =
+      cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters
+                                : std::max(1, (storefrontApart ? StorefrontThreads(cfg) : p.httpThreads) / 4);
+  p.storefront = std::make_unique<livechat::StorefrontApi>(*p.service, storefrontOptions);
+  p.files = std::make_unique<livechat::FileServer>(*p.service);
+}
+
+// The listeners: bound, announced on stdout (scripts read the API port from
+// "listening on"), served until SIGTERM or SIGINT. Returns the exit code.
+int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
+  const bool storefrontApart = cfg.storefrontPort >= 0;
+  std::optional<std::string> demoAppId;
+  if (p.demo) {
+    auto shop = p.service->GetShop(p.demo->shopId);
+    if (shop.ok()) demoAppId = shop->appId;
+  }
+  livechatd::Observability obs;
+  obs.metrics = &p.metrics;
+  obs.dispatcherRunning = [d = p.dispatcher.get()] { return d->running(); };
+  livechatd::RegisterOutboxGauges(p.metrics, *p.store, [] { return livechat::Clock::Default()->NowMillis(); });
+  // What holds this instance's HTTP threads for long: live change feeds
+  // and storefront polls waiting for news (both capped by flags).
+  p.metrics.AddGaugeCallback(livechat::metric::kEventStreamsOpen,
+                           "Live change feeds (GET /chat/events as Server-Sent Events) open on this instance",
+                           [r = p.rest.get()]() -> livechat::MetricsRegistry::GaugeSamples {
+                             return {{{}, static_cast<double>(r->OpenEventStreams())}};
+                           });
+  p.metrics.AddGaugeCallback(livechat::metric::kStorefrontPollsWaiting,
+                           "Storefront update polls waiting for news on this instance",
+                           [s = p.storefront.get()]() -> livechat::MetricsRegistry::GaugeSamples {
+                             return {{{}, static_cast<double>(s->waiters())}};
+                           });
+  const std::size_t commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
+  const auto& proxies = p.trustedProxies;
+  RaiseOpenFilesLimit(cfg, 1 + (cfg.graphqlPort >= 0) + storefrontApart + (cfg.adminPort >= 0));
+  std::string bindError;
+
+  // Each site is declared before its server, so the server is destroyed
+  // (stopped and joined) first.
+  livechatd::Site site;
+  if (!storefrontApart) livechatd::InstallStorefront(site, *p.storefront, demoAppId);
+  livechatd::InstallInbox(site);
+  livechatd::BridgeOptions mainOptions{cfg.accessLog, obs};
+  mainOptions.commandMaxBody = commandMaxBody;
+  mainOptions.mcp = p.mcp.get();
+  mainOptions.files = p.files.get();
+  mainOptions.platform = p.platform.get();
+  mainOptions.obs.serveOpenApi = true;
+  livechatd::InstallBridge(site, p.rest.get(), p.graphql.get(), *p.store, mainOptions);
+  livechatd::HttpServer server(ListenerOptions(cfg, "api", p.httpThreads, p.transportMaxBody, &p.metrics, proxies),
+                               livechatd::MakeHandlers(site, mainOptions, p.rest.get()));
+
+  // --graphql-listen: a second listener with the GraphQL endpoint only.
+  livechatd::Site graphqlSite;
+  livechatd::BridgeOptions graphqlBridge{cfg.accessLog, obs};
+  std::unique_ptr<livechatd::HttpServer> graphqlServer;
+  if (cfg.graphqlPort >= 0) {
+    livechatd::InstallBridge(graphqlSite, nullptr, p.graphql.get(), *p.store, graphqlBridge);
+    graphqlServer = std::make_unique<livechatd::HttpServer>(
+        ListenerOptions(cfg, "graphql", p.httpThreads, commandMaxBody, &p.metrics, proxies),
+        livechatd::MakeHandlers(graphqlSite, graphqlBridge));
+    int gport = graphqlServer->Bind(cfg.graphqlHost, cfg.graphqlPort, &bindError);
+    if (gport < 0)
+      return Fail(
+          "cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql): " + bindError, 1);
+    std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
+    graphqlServer->Start();
+  }
+  // --storefront-listen: the widgets' listener, with threads of its own.
+  livechatd::Site storefrontSite;
+  livechatd::BridgeOptions storefrontBridge{cfg.accessLog, obs};
+  std::unique_ptr<livechatd::HttpServer> storefrontServer;
+  std::string storefrontBase;
+  if (storefrontApart) {
+    livechatd::InstallStorefront(storefrontSite, *p.storefront, demoAppId);
+    storefrontBridge.commandMaxBody = commandMaxBody;
+    storefrontBridge.files = p.files.get();  // the widget shows attachments and logos from its own origin
+    livechatd::InstallBridge(storefrontSite, nullptr, nullptr, *p.store, storefrontBridge);
+    storefrontServer = std::make_unique<livechatd::HttpServer>(
+        ListenerOptions(cfg, "storefront", StorefrontThreads(cfg), p.transportMaxBody, &p.metrics, proxies),
+        livechatd::MakeHandlers(storefrontSite, storefrontBridge));
+    int sport = storefrontServer->Bind(cfg.storefrontHost, cfg.storefrontPort, &bindError);
+    if (sport < 0)
+      return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) +
+                      " (storefront): " + bindError,
+                  1);
+    std::printf("storefront listening on %s\n", FormatHostPort(cfg.storefrontHost, sport).c_str());
+    storefrontBase = "http://" + FormatHostPort(ClientHost(cfg.storefrontHost), sport);
+    storefrontServer->Start();
+  }
+
+  // --admin-listen: metrics and probes, never the API.
+  livechatd::Site adminSite;
+  livechatd::BridgeOptions adminBridge{cfg.accessLog, obs};
+  std::unique_ptr<livechatd::HttpServer> adminServer;
+  std::string adminLine;  // printed after "listening on" (scripts read the API port from that line)
+  if (cfg.adminPort >= 0) {
+    livechatd::InstallAdmin(adminSite, *p.store, obs);
+    adminServer = std::make_unique<livechatd::HttpServer>(
+        ListenerOptions(cfg, "admin", 2, kTransportBodyHeadroom, &p.metrics, proxies),
+        livechatd::MakeHandlers(adminSite, adminBridge));
+    int aport = adminServer->Bind(cfg.adminHost, cfg.adminPort, &bindError);
+    if (aport < 0)
+      return Fail("cannot listen on " + FormatHostPort(cfg.adminHost, cfg.adminPort) +
+                      " (--admin-listen; in use? pass another port, or none): " + bindError,
+                  1);
+    adminLine = "admin listener on " + FormatHostPort(cfg.adminHost, aport) + " (/metrics, /healthz, /readyz)\n";
+    adminServer->Start();
+  }
+
+  const int port = server.Bind(cfg.host, cfg.port, &bindError);
+  if (port < 0)
+    return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + ": " + bindError +
+                    (cfg.port == 0 ? "" : " (in use, or not a local address?)"),
+                1);
+
+  if (p.demo) PrintDemo(*p.demo, cfg.host, port, storefrontBase);
+  std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
+  std::fputs(adminLine.c_str(), stdout);
+  std::fflush(stdout);
+
+  ShutdownWatcher watcher(
+      [&p] {
+        p.storefront->WakeAll();
+        p.rest->StopEventStreams();
+      },
+      [&] {
+        server.Stop();
+        if (graphqlServer) graphqlServer->Stop();
+        if (storefrontServer) storefrontServer->Stop();
+        if (adminServer) adminServer->Stop();
+      });
+  p.StartBackground();
+  server.Start();
+  server.Wait();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -263,317 +642,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "livechatd: WARNING: --webhook-allow-private-targets is on: webhook urls may reach loopback and "
                  "private addresses. For local development and tests only; never in production.\n");
-  livechatd::HttpsTransportOptions transportOptions;
-  transportOptions.extraCaFile = cfg.webhookCaFile;
-  auto created = livechatd::HttpsWebhookTransport::Create(transportOptions);
-  if (!created.ok()) return Fail(created.error().message + " (--webhook-ca-file)", 1);
-  std::unique_ptr<livechatd::HttpsWebhookTransport> transport = std::move(created).value();
-
-  // Outlives everything that counts into it (declared before them).
-  livechat::MetricsRegistry metrics;
-
-  const bool postgres = livechat::IsPostgresUrl(cfg.dbPath);
-  livechat::StoreConfig storeConfig;
-  storeConfig.db = cfg.dbPath;
-  storeConfig.readers = cfg.dbPool;
-  storeConfig.metrics = &metrics;
-  auto opened = livechat::OpenStore(storeConfig);
-  if (!opened.ok())
-    return Fail("cannot open database " + livechat::DescribeDatabase(cfg.dbPath) + ": " + opened.error().message, 1);
-  std::unique_ptr<livechat::Store> store = std::move(opened).value();
-  std::fprintf(stderr, "livechatd: database %s\n", livechat::DescribeDatabase(cfg.dbPath).c_str());
-
-  const std::string filesDir = cfg.filesDir.empty() ? cfg.dbPath + ".files" : cfg.filesDir;
-  auto blobsOpened = livechat::OpenLocalDirBlobStore(filesDir);
-  if (!blobsOpened.ok()) return Fail(blobsOpened.error().message + " (--files-dir)", 1);
-  std::unique_ptr<livechat::BlobStore> blobs = std::move(blobsOpened).value();
-  std::string fileUrlSecret = cfg.fileUrlSecret;
-  if (fileUrlSecret.empty()) {
-    std::string error;
-    auto secret = LoadOrCreateUrlSecret(filesDir, &error);
-    if (!secret) return Fail(error + " (--file-url-secret)", 1);
-    fileUrlSecret = *secret;
-  }
-
-  livechat::DispatcherOptions dispatcherOptions;
-  dispatcherOptions.store = store.get();
-  dispatcherOptions.transport = transport.get();
-  dispatcherOptions.retryDelays.assign(cfg.webhookRetryDelaysMillis.begin(), cfg.webhookRetryDelaysMillis.end());
-  dispatcherOptions.timeoutMillis = cfg.webhookTimeoutMillis;
-  dispatcherOptions.allowPrivateTargets = cfg.webhookAllowPrivateTargets;
-  dispatcherOptions.threads = cfg.webhookThreads;
-  dispatcherOptions.metrics = &metrics;
-  // A lease shorter than a send would let a second sender (or a second
-  // livechatd on the file) send the same delivery while the first waits.
-  dispatcherOptions.leaseMillis =
-      std::max<livechat::Millis>(dispatcherOptions.leaseMillis, 3 * cfg.webhookTimeoutMillis);
-  auto dispatcher = std::make_unique<livechat::WebhookDispatcher>(dispatcherOptions);
-
-  auto summarizer = MakeSummarizer(cfg);
-  if (!summarizer.ok()) return Fail(summarizer.error().message + " (--summarizer-*)", 1);
-  if (cfg.summarizerAllowPrivate)
-    std::fprintf(stderr,
-                 "livechatd: WARNING: --summarizer-allow-private is on: the summarizer url may reach loopback and "
-                 "private addresses (a local model server).\n");
-  if (*summarizer)
-    std::fprintf(stderr, "livechatd: summaries by %s at %s; the extractive summarizer when it fails\n",
-                 (*summarizer)->name().c_str(), cfg.summarizerUrl.c_str());
-  livechat::SummaryWorkerOptions summaryOptions;
-  summaryOptions.store = store.get();
-  summaryOptions.summarizer = summarizer->get();
-  // A lease shorter than a request would let a second worker run the same job.
-  summaryOptions.leaseMillis = std::max<livechat::Millis>(summaryOptions.leaseMillis, 3 * cfg.summarizerTimeoutMillis);
-  summaryOptions.log = [](const std::string& line) { std::fprintf(stderr, "livechatd: %s\n", line.c_str()); };
-  auto summaryWorker = std::make_unique<livechat::SummaryWorker>(summaryOptions);
-
-  livechat::ServiceOptions serviceOptions;
-  serviceOptions.store = store.get();
-  serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
-  // Set once the REST adapter exists; read by writers on any thread.
-  std::atomic<livechat::RestApi*> liveFeeds{nullptr};
-  serviceOptions.onEventsQueued = [d = dispatcher.get(), &liveFeeds] {
-    d->Notify();
-    // Live change feeds read now instead of at their next poll.
-    if (livechat::RestApi* r = liveFeeds.load()) r->WakeEventStreams();
-  };
-  serviceOptions.onSummaryQueued = [w = summaryWorker.get()] { w->Notify(); };
-  serviceOptions.eventRetentionDays = cfg.eventRetentionDays;
-  serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;
-  serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
-  serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
-  serviceOptions.metrics = &metrics;
-  // On a shared database every instance counts the limits in it, so each
-  // holds across instances; alone on a SQLite file, in this process.
-  std::unique_ptr<livechat::RateWindows> sharedWindows;
-  std::unique_ptr<livechat::CostBuckets> sharedBuckets;
-  std::unique_ptr<livechat::McpSessions> sharedSessions;
-  if (postgres) {
-    sharedSessions = livechat::OpenPostgresMcpSessions(cfg.dbPath);
-    sharedWindows = livechat::OpenPostgresRateWindows(cfg.dbPath, serviceOptions.limits.rateWindowMillis);
-    sharedBuckets = livechat::OpenPostgresCostBuckets(cfg.dbPath, cfg.graphqlBucket, cfg.graphqlRefill);
-    serviceOptions.rateWindows = sharedWindows.get();
-  }
-  serviceOptions.blobs = blobs.get();
-  serviceOptions.fileUrlSecret = fileUrlSecret;
-  serviceOptions.fileBaseUrl = cfg.publicUrl;
-  auto service = std::make_unique<livechat::ChatService>(serviceOptions);
-  // The change feed's retention: every minute, events past it that no
-  // delivery waits for are removed, 1,000 at a time until none is left.
-  auto eventPruner = std::make_unique<livechat::WorkerLoop>(
-      [s = service.get()] {
-        auto removed = s->PruneEventFeed(1000);
-        if (!removed.ok()) std::fprintf(stderr, "livechatd: event feed pruning: %s\n", removed.error().message.c_str());
-        return removed.ok() && *removed > 0;
-      },
-      60'000);
-
-  std::optional<livechatd::DemoStore> demo;
-  if (cfg.demo) {
-    // The demo's marker file lives beside a SQLite file, or in the shared
-    // files directory when the database is a server.
-    auto d = livechatd::EnsureDemoStore(*service, postgres ? filesDir + "/livechat" : cfg.dbPath);
-    if (!d.ok()) return Fail("cannot create the demo store: " + d.error().message, 1);
-    demo = std::move(d).value();
-  }
-
-  livechat::RestOptions restOptions;
-  restOptions.maxBodyBytes = cfg.maxBodyBytes;
-  restOptions.secureCookies = cfg.secureCookies;
-  for (const auto& text : cfg.trustedProxies) restOptions.trustedProxies.push_back(*livechat::Cidr::Parse(text));
-  const int httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();
-  // Each live change feed holds one of the listener's threads for its life.
-  restOptions.eventStreams.maxStreams = cfg.eventStreams > 0 ? cfg.eventStreams : std::max(1, httpThreads / 4);
-  restOptions.eventStreams.maxStreamsPerKey = cfg.eventStreamsPerKey;
-  restOptions.eventStreams.heartbeatMillis = cfg.eventStreamHeartbeatMillis;
-  restOptions.eventStreams.pollMillis = cfg.eventStreamPollMillis;
-  restOptions.eventStreams.lifetimeMillis = cfg.eventStreamLifetimeMillis;
-  auto rest = std::make_unique<livechat::RestApi>(*service, restOptions);
-  liveFeeds.store(rest.get());
-  livechat::GraphQLApiOptions graphqlOptions;
-  graphqlOptions.maxBodyBytes = cfg.maxBodyBytes;
-  graphqlOptions.bucketCapacity = cfg.graphqlBucket;
-  graphqlOptions.refillPerSecond = cfg.graphqlRefill;
-  graphqlOptions.costBuckets = sharedBuckets.get();
-  graphqlOptions.trustedProxies = restOptions.trustedProxies;
-  graphqlOptions.metrics = &metrics;
-  auto graphql = std::make_unique<livechat::GraphQLApi>(*service, graphqlOptions);
-  livechat::McpOptions mcpOptions;
-  mcpOptions.maxBodyBytes = cfg.maxBodyBytes;
-  mcpOptions.allowedOrigins = cfg.mcpAllowedOrigins;
-  mcpOptions.serverVersion = LIVECHAT_VERSION;
-  mcpOptions.sessions = sharedSessions.get();
-  auto mcp = std::make_unique<livechat::McpServer>(*service, mcpOptions);
-  livechat::PlatformOptions platformOptions;
-  platformOptions.appSecret = cfg.platformSecret;
-  auto platform = std::make_unique<livechat::PlatformApi>(*service, platformOptions);
-  livechat::StorefrontOptions storefrontOptions;
-  storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
-  storefrontOptions.trustedProxies = restOptions.trustedProxies;
-  const bool storefrontApart = cfg.storefrontPort >= 0;
-  const int storefrontThreads = cfg.storefrontThreads > 0 ? cfg.storefrontThreads : livechatd::DefaultThreadCount();
-  storefrontOptions.maxWaiters =
-      cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters : std::max(1, (storefrontApart ? storefrontThreads : httpThreads) / 4);
-  auto storefront = std::make_unique<livechat::StorefrontApi>(*service, storefrontOptions);
-  auto files = std::make_unique<livechat::FileServer>(*service);
-  // Uploads (widget attachments, logos, imports) are bodies larger than
-  // --max-body; each adapter still refuses what is over its own limit.
-  const std::size_t transportMaxBody =
-      std::max<std::size_t>(cfg.maxBodyBytes,
-                            static_cast<std::size_t>(std::max({serviceOptions.limits.attachmentMaxBytes,
-                                                                serviceOptions.limits.imageMaxBytes,
-                                                                serviceOptions.limits.importMaxBytes}))) +
-      kTransportBodyHeadroom;
-
+  int code = 0;
   {
-    std::optional<std::string> demoAppId;
-    if (demo) {
-      auto shop = service->GetShop(demo->shopId);
-      if (shop.ok()) demoAppId = shop->appId;
+    Parts parts;
+    for (auto step : {OpenStorage, MakeWorkers, MakeService}) {
+      if (auto error = step(cfg, parts)) return Fail(*error, 1);
     }
-    livechatd::Observability obs;
-    obs.metrics = &metrics;
-    obs.dispatcherRunning = [d = dispatcher.get()] { return d->running(); };
-    livechatd::RegisterOutboxGauges(metrics, *store, [] { return livechat::Clock::Default()->NowMillis(); });
-    // What holds this instance's HTTP threads for long: live change feeds
-    // and storefront polls waiting for news (both capped by flags).
-    metrics.AddGaugeCallback(livechat::metric::kEventStreamsOpen,
-                             "Live change feeds (GET /chat/events as Server-Sent Events) open on this instance",
-                             [r = rest.get()]() -> livechat::MetricsRegistry::GaugeSamples {
-                               return {{{}, static_cast<double>(r->OpenEventStreams())}};
-                             });
-    metrics.AddGaugeCallback(livechat::metric::kStorefrontPollsWaiting,
-                             "Storefront update polls waiting for news on this instance",
-                             [s = storefront.get()]() -> livechat::MetricsRegistry::GaugeSamples {
-                               return {{{}, static_cast<double>(s->waiters())}};
-                             });
-    const std::size_t commandMaxBody = cfg.maxBodyBytes + kTransportBodyHeadroom;
-    const auto& proxies = restOptions.trustedProxies;
-    RaiseOpenFilesLimit(cfg, 1 + (cfg.graphqlPort >= 0) + storefrontApart + (cfg.adminPort >= 0));
-    std::string bindError;
-
-    // Each site is declared before its server, so the server is destroyed
-    // (stopped and joined) first.
-    livechatd::Site site;
-    if (!storefrontApart) livechatd::InstallStorefront(site, *storefront, demoAppId);
-    livechatd::InstallInbox(site);
-    livechatd::BridgeOptions mainOptions{cfg.accessLog, obs};
-    mainOptions.commandMaxBody = commandMaxBody;
-    mainOptions.mcp = mcp.get();
-    mainOptions.files = files.get();
-    mainOptions.platform = platform.get();
-    mainOptions.obs.serveOpenApi = true;
-    livechatd::InstallBridge(site, rest.get(), graphql.get(), *store, mainOptions);
-    livechatd::HttpServer server(ListenerOptions(cfg, "api", httpThreads, transportMaxBody, &metrics, proxies),
-                                 livechatd::MakeHandlers(site, mainOptions, rest.get()));
-
-    // --graphql-listen: a second listener with the GraphQL endpoint only.
-    livechatd::Site graphqlSite;
-    livechatd::BridgeOptions graphqlBridge{cfg.accessLog, obs};
-    std::unique_ptr<livechatd::HttpServer> graphqlServer;
-    if (cfg.graphqlPort >= 0) {
-      livechatd::InstallBridge(graphqlSite, nullptr, graphql.get(), *store, graphqlBridge);
-      graphqlServer = std::make_unique<livechatd::HttpServer>(
-          ListenerOptions(cfg, "graphql", httpThreads, commandMaxBody, &metrics, proxies),
-          livechatd::MakeHandlers(graphqlSite, graphqlBridge));
-      int gport = graphqlServer->Bind(cfg.graphqlHost, cfg.graphqlPort, &bindError);
-      if (gport < 0)
-        return Fail(
-            "cannot listen on " + FormatHostPort(cfg.graphqlHost, cfg.graphqlPort) + " (graphql): " + bindError, 1);
-      std::printf("graphql listening on %s\n", FormatHostPort(cfg.graphqlHost, gport).c_str());
-      graphqlServer->Start();
-    }
-    // --storefront-listen: the widgets' listener, with threads of its own.
-    livechatd::Site storefrontSite;
-    livechatd::BridgeOptions storefrontBridge{cfg.accessLog, obs};
-    std::unique_ptr<livechatd::HttpServer> storefrontServer;
-    std::string storefrontBase;
-    if (storefrontApart) {
-      livechatd::InstallStorefront(storefrontSite, *storefront, demoAppId);
-      storefrontBridge.commandMaxBody = commandMaxBody;
-      storefrontBridge.files = files.get();  // the widget shows attachments and logos from its own origin
-      livechatd::InstallBridge(storefrontSite, nullptr, nullptr, *store, storefrontBridge);
-      storefrontServer = std::make_unique<livechatd::HttpServer>(
-          ListenerOptions(cfg, "storefront", storefrontThreads, transportMaxBody, &metrics, proxies),
-          livechatd::MakeHandlers(storefrontSite, storefrontBridge));
-      int sport = storefrontServer->Bind(cfg.storefrontHost, cfg.storefrontPort, &bindError);
-      if (sport < 0)
-        return Fail("cannot listen on " + FormatHostPort(cfg.storefrontHost, cfg.storefrontPort) +
-                        " (storefront): " + bindError,
-                    1);
-      std::printf("storefront listening on %s\n", FormatHostPort(cfg.storefrontHost, sport).c_str());
-      storefrontBase = "http://" + FormatHostPort(ClientHost(cfg.storefrontHost), sport);
-      storefrontServer->Start();
-    }
-
-    // --admin-listen: metrics and probes, never the API.
-    livechatd::Site adminSite;
-    livechatd::BridgeOptions adminBridge{cfg.accessLog, obs};
-    std::unique_ptr<livechatd::HttpServer> adminServer;
-    std::string adminLine;  // printed after "listening on" (scripts read the API port from that line)
-    if (cfg.adminPort >= 0) {
-      livechatd::InstallAdmin(adminSite, *store, obs);
-      adminServer = std::make_unique<livechatd::HttpServer>(
-          ListenerOptions(cfg, "admin", 2, kTransportBodyHeadroom, &metrics, proxies),
-          livechatd::MakeHandlers(adminSite, adminBridge));
-      int aport = adminServer->Bind(cfg.adminHost, cfg.adminPort, &bindError);
-      if (aport < 0)
-        return Fail("cannot listen on " + FormatHostPort(cfg.adminHost, cfg.adminPort) +
-                        " (--admin-listen; in use? pass another port, or none): " + bindError,
-                    1);
-      adminLine = "admin listener on " + FormatHostPort(cfg.adminHost, aport) + " (/metrics, /healthz, /readyz)\n";
-      adminServer->Start();
-    }
-
-    const int port = server.Bind(cfg.host, cfg.port, &bindError);
-    if (port < 0)
-      return Fail("cannot listen on " + FormatHostPort(cfg.host, cfg.port) + ": " + bindError +
-                      (cfg.port == 0 ? "" : " (in use, or not a local address?)"),
-                  1);
-
-    if (demo) PrintDemo(*demo, cfg.host, port, storefrontBase);
-    std::printf("listening on %s\n", FormatHostPort(cfg.host, port).c_str());
-    std::fputs(adminLine.c_str(), stdout);
-    std::fflush(stdout);
-
-    ShutdownWatcher watcher(
-        [&storefront, &rest] {
-          storefront->WakeAll();
-          rest->StopEventStreams();
-        },
-        [&] {
-          server.Stop();
-          if (graphqlServer) graphqlServer->Stop();
-          if (storefrontServer) storefrontServer->Stop();
-          if (adminServer) adminServer->Stop();
-        });
-    // Deliveries queued before this start (or before a crash) go out now.
-    dispatcher->Start();
-    // Summaries of resolves queued before this start (or a crash) are made now.
-    summaryWorker->Start();
-    eventPruner->Start();
-    server.Start();
-    server.Wait();
+    MakeAdapters(cfg, parts);
+    code = Serve(cfg, parts);
   }
-  // The server (and its worker threads) are gone. Sends in flight finish
-  // (each bounded by --webhook-timeout); a delivery interrupted by a crash
-  // instead is sent again once its lease runs out.
-  dispatcher->Stop();
-  summaryWorker->Stop();
-  eventPruner->Stop();
-  liveFeeds.store(nullptr);
-  rest.reset();
-  mcp.reset();
-  platform.reset();
-  graphql.reset();
-  storefront.reset();
-  files.reset();
-  service.reset();
-  dispatcher.reset();
-  summaryWorker.reset();
-  eventPruner.reset();
-  transport.reset();
-  store.reset();
-  blobs.reset();
-  std::fprintf(stderr, "livechatd: stopped\n");
-  return 0;
+  if (code == 0) std::fprintf(stderr, "livechatd: stopped\n");
+  return code;
 }
