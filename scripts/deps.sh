@@ -15,9 +15,10 @@ LIVECHAT_PACKAGES=(
 # with its hmac module), clang with its libFuzzer runtime (the GraphQL parser
 # fuzz target), Node.js with npm (graphql-js, the reference client), and
 # chromium (the storefront widget in a real browser, driven by playwright-core),
-# and PostgreSQL (the server the PostgreSQL store's tests start on a throwaway
-# cluster through pg_virtualenv, from postgresql-common; contrib for unaccent).
-LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev chromium postgresql postgresql-contrib)
+# PostgreSQL (the server the PostgreSQL store's tests start on a throwaway
+# cluster through pg_virtualenv, from postgresql-common; contrib for unaccent),
+# and the openssl command (the soak makes its webhook receiver's CA with it).
+LIVECHAT_TEST_PACKAGES=(python3 clang libclang-rt-14-dev chromium postgresql postgresql-contrib openssl)
 
 livechat_install_test_deps() {
   local extra=("${LIVECHAT_TEST_PACKAGES[@]}")
