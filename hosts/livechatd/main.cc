@@ -285,8 +285,9 @@ struct Parts {
 
   // After the listeners (and their threads) are gone. Sends in flight
   // finish (each bounded by --webhook-timeout); a delivery interrupted by a
-  // crash instead is sent again once its lease runs out. The adapters go
-  // before the service they call, the service before the workers it wakes.
+  // crash instead is sent again once its lease runs out. The members then
+  // go in reverse declaration order: the adapters before the service they
+  // call, the service before the workers and the store it uses.
   ~Parts() {
     if (started) {
       dispatcher->Stop();
@@ -294,19 +295,6 @@ struct Parts {
       eventPruner->Stop();
     }
     liveFeeds.store(nullptr);
-    rest.reset();
-    mcp.reset();
-    platform.reset();
-    graphql.reset();
-    storefront.reset();
-    files.reset();
-    service.reset();
-    dispatcher.reset();
-    summaryWorker.reset();
-    eventPruner.reset();
-    transport.reset();
-    store.reset();
-    blobs.reset();
   }
 };
 
