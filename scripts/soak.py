@@ -40,6 +40,7 @@ KEEP = os.environ.get("SOAK_KEEP") == "1"
 # Bounds. Each is what the check asserts, stated in the summary.
 WEBHOOK_TIMEOUT_S = 1.0
 RETRY_DELAYS = "1s,2s,5s,10s,20s,40s"   # the whole ladder fits in a soak
+UNAVAILABLE_MESSAGE = "the service's storage is full or unreachable right now; try again later"
 FULL_ERROR_BOUND_S = 5.0     # a write while the disk is full is answered within this
 RECOVERY_BOUND_S = 10.0      # writes succeed again within this of space returning
 REQUEST_TIMEOUT_S = 30.0     # an unanswered request past this is a hang
@@ -172,9 +173,12 @@ class Client:
             return status, parsed, rh
         if status >= 500 and during_full:
             STATS.add("full_errors", kind)
-            if not (isinstance(parsed, dict) and isinstance(parsed.get("error"), dict)
-                    and parsed["error"].get("code") and parsed["error"].get("message")):
-                fail(f"{kind}: {status} while the disk was full without the error body: {raw[:200]!r}")
+            # A full disk is the client's "retry later", never a 500.
+            err = parsed.get("error") if isinstance(parsed, dict) else None
+            if (status != 503 or not isinstance(err, dict) or err.get("code") != "UNAVAILABLE"
+                    or err.get("message") != UNAVAILABLE_MESSAGE or rh.get("retry-after") != "5"):
+                fail(f"{kind}: {status} while the disk was full, not 503 UNAVAILABLE with Retry-After 5: "
+                     f"{raw[:200]!r} retry-after={rh.get('retry-after')!r}")
             if elapsed > FULL_ERROR_BOUND_S:
                 fail(f"{kind}: the full-disk error took {elapsed:.1f}s (bound {FULL_ERROR_BOUND_S}s)")
             return status, parsed, rh
@@ -691,8 +695,11 @@ class Load:
                     if res.get("isError"):
                         # A storage failure is a tool error here, not an HTTP 5xx.
                         _, full, _ = PHASE.snapshot()
+                        text = " ".join(c.get("text", "") for c in res.get("content") or [])
                         if not full:
                             fail(f"mcp: send_message answered {str(res)[:300]}")
+                        elif "UNAVAILABLE: " + UNAVAILABLE_MESSAGE not in text:
+                            fail(f"mcp: send_message on a full disk answered {text[:300]}")
                         else:
                             STATS.add("full_errors", "mcp")
                     else:
@@ -941,7 +948,12 @@ def disk_full(daemon, c, api, dbdir):
         time.sleep(0.2)
     if refused == 0:
         fail("no write was refused while the disk was full: the episode proved nothing")
-    health = Client(daemon.admin_port).request("full", "GET", "/healthz", None, None, expect=(200, 503))[0]
+    admin = Client(daemon.admin_port)
+    # Liveness stays up (a restart frees no space); readiness names the cause.
+    health = admin.request("full", "GET", "/healthz", None, None, expect=(200,))[0]
+    rst, ready, _ = admin.request("full", "GET", "/readyz", None, None, expect=(503,))
+    if (ready or {}).get("checks", {}).get("writes") != "refused":
+        fail(f"/readyz while writes were refused: {ready}")
     os.unlink(ballast)
     freed = time.monotonic()
     with PHASE.lock:
@@ -959,10 +971,13 @@ def disk_full(daemon, c, api, dbdir):
         time.sleep(0.1)
     if recovered is None or recovered > RECOVERY_BOUND_S:
         fail(f"writes did not succeed within {RECOVERY_BOUND_S}s of space returning ({recovered})")
+    _, ready, _ = admin.request("full", "GET", "/readyz", None, None, expect=(200,))
+    if (ready or {}).get("checks", {}).get("writes") != "ok":
+        fail(f"/readyz after space returned: {ready}")
     if daemon.proc.pid != pid or daemon.proc.poll() is not None:
         fail("livechatd was restarted or died during the full disk")
     report.update(first_error=first_error, worst=worst, refused=refused, accepted=accepted,
-                  reads=reads, recovered=recovered, healthz=health)
+                  reads=reads, recovered=recovered, healthz=health, readyz=rst)
     log(f"full disk: {report}")
     return report
 

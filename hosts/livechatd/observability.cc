@@ -9,6 +9,7 @@
 
 #include "livechat/graphql_api.h"
 #include "livechat/json_codec.h"
+#include "livechat/metrics.h"
 #include "livechat/rest.h"
 
 namespace livechatd {
@@ -36,6 +37,13 @@ livechat::HttpResponse Readyz(livechat::Store& store, const Observability& obs) 
   checks.push_back({"database", db.ok() ? "ok" : "unreachable"});
   // Healthy() also compares PRAGMA user_version with this build's schema.
   checks.push_back({"migrations", !db.ok() ? "unknown" : (store.Healthy() ? "ok" : "not applied")});
+  // Reads may still work while the disk is full; a load balancer should
+  // still know that writes are refused (503) until space returns.
+  if (obs.metrics != nullptr) {
+    const double refusing =
+        obs.metrics->GetGauge(livechat::metric::kStoreWritesRefusing, livechat::metric::kStoreWritesRefusingHelp).Value();
+    checks.push_back({"writes", refusing > 0 ? "refused" : "ok"});
+  }
   if (obs.dispatcherRunning) checks.push_back({"dispatcher", obs.dispatcherRunning() ? "ok" : "stopped"});
   bool ready = std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.state == "ok"; });
   std::string body = ready ? "{\"status\":\"ready\",\"checks\":{" : "{\"status\":\"not ready\",\"checks\":{";

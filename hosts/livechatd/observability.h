@@ -21,7 +21,8 @@ struct Observability {
 };
 
 // GET /healthz (the process answers) and GET /readyz (database reachable,
-// schema migrated, webhook dispatcher running; 503 naming what is not).
+// schema migrated, writes not refused for full storage, webhook dispatcher
+// running; 503 naming what is not).
 void InstallProbes(Site& site, livechat::Store& store, const Observability& obs);
 
 // GET /openapi.json: docs/api/openapi.yaml as JSON, embedded at build time.

@@ -130,6 +130,15 @@ inline constexpr std::string_view kStoreWritesHelp = "Store writes asked for (ea
 inline constexpr std::string_view kStoreWriteTransactions = "livechat_store_write_transactions_total";
 inline constexpr std::string_view kStoreWriteTransactionsHelp =
     "Database write transactions run; concurrent store writes share one";
+// Writes refused because the storage is full or unreachable (kUnavailable),
+// and 1 while the last write was refused that way (0 once one commits):
+// /readyz reads the gauge.
+inline constexpr std::string_view kStoreWritesUnavailable = "livechat_store_writes_unavailable_total";
+inline constexpr std::string_view kStoreWritesUnavailableHelp =
+    "Store writes refused because the storage was full or unreachable (answered 503 UNAVAILABLE)";
+inline constexpr std::string_view kStoreWritesRefusing = "livechat_store_writes_refusing";
+inline constexpr std::string_view kStoreWritesRefusingHelp =
+    "1 while the last store write was refused for full or unreachable storage, 0 once one commits";
 inline constexpr std::string_view kSqliteBusyRetries = "livechat_sqlite_busy_retries_total";
 inline constexpr std::string_view kEventStreamsOpen = "livechat_event_streams_open";
 inline constexpr std::string_view kStorefrontPollsWaiting = "livechat_storefront_polls_waiting";

@@ -29,6 +29,7 @@ enum class ErrorCode : std::uint8_t {
   kIdempotencyKeyReused, // 422 IDEMPOTENCY_KEY_REUSED (the key names another request)
   kRateLimited,          // 429 RATE_LIMITED
   kInternal,             // 500 INTERNAL (storage failure; details logged, not sent)
+  kUnavailable,          // 503 UNAVAILABLE (storage full or unreachable: retry later; details logged)
 };
 
 // "INVALID_PARAMS", "NOT_FOUND", ...: the wire name of a code.
@@ -46,6 +47,21 @@ struct Error {
 inline Error MakeError(ErrorCode code, std::string message) {
   return Error{code, std::move(message)};
 }
+
+// What a client is told of `e`: its message, except for the server's own
+// failures, whose detail (SQL, paths, a database's words) stays in the log.
+std::string_view PublicMessage(const Error& e);
+
+// The server's own failures (kInternal, kUnavailable): each adapter logs
+// their detail, since the client is not shown it.
+inline bool IsServerFault(const Error& e) {
+  return e.code == ErrorCode::kInternal || e.code == ErrorCode::kUnavailable;
+}
+
+// How long a kUnavailable refusal asks the client to wait when its source
+// did not say: long enough for an operator's disk cleanup or a database
+// restart to matter, short enough that a widget's retry is not noticed.
+inline constexpr std::int64_t kUnavailableRetryMillis = 5000;
 
 // A refusal the caller may retry after `retryAfterMillis`.
 inline Error RetryLaterError(ErrorCode code, std::string message, std::int64_t retryAfterMillis) {

@@ -2,6 +2,7 @@
 // connection behind a mutex, a small pool of read connections.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -18,10 +19,15 @@ struct SqliteOptions {
   int busyTimeoutMillis = 5000;
   // Counts waits for another connection's lock (SQLITE_BUSY retries); null: not counted.
   MetricsRegistry* metrics = nullptr;
+  // A cap on the database file (SQLite's max_page_count; 0: none, never
+  // below the size it already has). A write that would pass it is refused
+  // exactly as on a full disk: kUnavailable, nothing written; reads go on.
+  std::int64_t maxDatabaseBytes = 0;
 };
 
 // Opens (creating if needed) and migrates the database to the current schema
-// version (PRAGMA user_version). Errors: kInternal with SQLite's message.
+// version (PRAGMA user_version). Errors: kInternal with SQLite's message;
+// kUnavailable when the disk is full.
 Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options);
 
 // Schema version this build migrates to.

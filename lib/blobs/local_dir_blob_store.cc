@@ -18,8 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A full disk or quota ends when space returns: the uploader is told to
+// retry (kUnavailable), like a write the database refused for the same reason.
 Error Io(const std::string& what, int err) {
-  return Error{ErrorCode::kInternal, "blob store: " + what + ": " + std::strerror(err)};
+  const ErrorCode code = err == ENOSPC || err == EDQUOT ? ErrorCode::kUnavailable : ErrorCode::kInternal;
+  return Error{code, "blob store: " + what + ": " + std::strerror(err)};
 }
 
 Error BadKey(const std::string& key) {

@@ -18,8 +18,18 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kIdempotencyKeyReused: return "IDEMPOTENCY_KEY_REUSED";
     case ErrorCode::kRateLimited: return "RATE_LIMITED";
     case ErrorCode::kInternal: return "INTERNAL";
+    case ErrorCode::kUnavailable: return "UNAVAILABLE";
   }
   return "INTERNAL";
+}
+
+std::string_view PublicMessage(const Error& e) {
+  switch (e.code) {
+    case ErrorCode::kInternal: return "internal error";
+    case ErrorCode::kUnavailable:
+      return "the service's storage is full or unreachable right now; try again later";
+    default: return e.message;
+  }
 }
 
 }  // namespace livechat

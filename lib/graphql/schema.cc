@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <unordered_set>
 
 #include "graphql/coercion.h"
@@ -14,13 +15,16 @@ std::string GraphQLCodeFor(ErrorCode code) {
     case ErrorCode::kUnauthenticated:
     case ErrorCode::kInvalidApiKey: return "UNAUTHENTICATED";
     case ErrorCode::kInternal: return "INTERNAL_SERVER_ERROR";
+    case ErrorCode::kUnavailable: return "SERVICE_UNAVAILABLE";
     default: return std::string(ErrorCodeName(code));
   }
 }
 
 FieldResult::FieldResult(const Error& error)
-    : error_(FieldError{error.code == ErrorCode::kInternal ? "internal error" : error.message,
-                        GraphQLCodeFor(error.code)}) {}
+    : error_(FieldError{std::string(PublicMessage(error)), GraphQLCodeFor(error.code)}) {
+  // The client is not told the detail of the server's own failures; the log is.
+  if (IsServerFault(error)) std::fprintf(stderr, "livechat graphql: %s: %s\n", error_->message.c_str(), error.message.c_str());
+}
 
 namespace internal {
 

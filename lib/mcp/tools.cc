@@ -7,6 +7,7 @@
 #include "livechat/shopping.h"
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <fmt/format.h>
 
@@ -50,9 +51,12 @@ std::string Arr(It begin, It end, Fn fn) {
 ToolOutcome Ok(std::string json) { return ToolOutcome{true, std::move(json), ""}; }
 ToolOutcome Fail(std::string message) { return ToolOutcome{false, "", std::move(message)}; }
 
-// A ChatService error as a message an agent can act on.
+// A ChatService error as a message an agent can act on. The server's own
+// failures are logged here and told only by their public message: a storage
+// message (SQL, paths) must not reach a model's context.
 ToolOutcome FromError(const Error& e) {
-  return Fail(fmt::format("{}: {}", ErrorCodeName(e.code), e.message));
+  if (IsServerFault(e)) std::fprintf(stderr, "livechat mcp: %s: %s\n", PublicMessage(e).data(), e.message.c_str());
+  return Fail(fmt::format("{}: {}", ErrorCodeName(e.code), PublicMessage(e)));
 }
 
 std::string Str(const Value& args, const char* key) {

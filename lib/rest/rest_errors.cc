@@ -20,19 +20,22 @@ int RestStatusFor(ErrorCode code) {
     case ErrorCode::kIdempotencyKeyReused: return 422;
     case ErrorCode::kRateLimited: return 429;
     case ErrorCode::kInternal: return 500;
+    case ErrorCode::kUnavailable: return 503;
   }
   return 500;
 }
 
 std::string RetryAfterFor(const Error& e) {
-  if (e.code != ErrorCode::kRateLimited && e.retryAfterMillis <= 0) return "";
-  const std::int64_t secs = (e.retryAfterMillis + 999) / 1000;
+  std::int64_t millis = e.retryAfterMillis;
+  if (millis <= 0 && e.code == ErrorCode::kUnavailable) millis = kUnavailableRetryMillis;
+  if (e.code != ErrorCode::kRateLimited && millis <= 0) return "";
+  const std::int64_t secs = (millis + 999) / 1000;
   return std::to_string(secs < 1 ? 1 : secs);
 }
 
 std::string RestErrorBody(const Error& e) {
   // Storage messages can name tables, paths or SQL: they stay on the server.
-  std::string_view message = e.code == ErrorCode::kInternal ? std::string_view("internal error") : e.message;
+  std::string_view message = PublicMessage(e);
   std::string out = "{\"error\":{\"code\":";
   AppendJsonString(out, ErrorCodeName(e.code));
   out += ",\"message\":";

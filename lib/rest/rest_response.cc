@@ -18,7 +18,7 @@ HttpResponse JsonResponse(int status, std::string body) {
 }
 
 HttpResponse ErrorResponse(const Error& e) {
-  if (e.code == ErrorCode::kInternal) std::fprintf(stderr, "livechat rest: internal error: %s\n", e.message.c_str());
+  if (IsServerFault(e)) std::fprintf(stderr, "livechat rest: %s: %s\n", PublicMessage(e).data(), e.message.c_str());
   HttpResponse resp = JsonResponse(RestStatusFor(e.code), RestErrorBody(e));
   if (std::string wait = RetryAfterFor(e); !wait.empty()) resp.SetHeader("Retry-After", wait);
   return resp;

@@ -107,7 +107,7 @@ struct StorefrontApi::Impl {
     return r;
   }
   HttpResponse Fail(const Error& e, const std::string& origin) {
-    if (e.code == ErrorCode::kInternal) std::fprintf(stderr, "livechat storefront: internal error: %s\n", e.message.c_str());
+    if (IsServerFault(e)) std::fprintf(stderr, "livechat storefront: %s: %s\n", PublicMessage(e).data(), e.message.c_str());
     HttpResponse r = Json(RestStatusFor(e.code), RestErrorBody(e), origin);
     if (std::string wait = RetryAfterFor(e); !wait.empty()) r.SetHeader("Retry-After", wait);
     return r;

@@ -89,7 +89,7 @@ TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM ex
     auto ready = cli.Get("/readyz");
     REQUIRE(ready);
     CHECK(ready->status == 200);
-    CHECK(ready->body == R"({"status":"ready","checks":{"database":"ok","migrations":"ok","dispatcher":"ok"}})");
+    CHECK(ready->body == R"({"status":"ready","checks":{"database":"ok","migrations":"ok","writes":"ok","dispatcher":"ok"}})");
     // The contract as served: the checked-in JSON, byte for byte.
     auto contract = cli.Get("/openapi.json");
     REQUIRE(contract);

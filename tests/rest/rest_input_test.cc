@@ -2,7 +2,11 @@
 // routes), the error body, and that a refused write changes nothing.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <filesystem>
+
 #include "support/rest_fixture.h"
+#include "support/temp_dir.h"
 
 namespace livechat {
 namespace {
@@ -35,6 +39,14 @@ TEST_CASE("RestStatusFor is the one mapping table; RestErrorBody never leaks int
   CHECK(RestStatusFor(ErrorCode::kUnsupportedMediaType) == 415);
   CHECK(RestStatusFor(ErrorCode::kRateLimited) == 429);
   CHECK(RestStatusFor(ErrorCode::kInternal) == 500);
+  CHECK(RestStatusFor(ErrorCode::kUnavailable) == 503);
+  // A full disk's detail stays on the server too; the client gets a message
+  // it can act on and a wait: 5 s unless the source said otherwise.
+  CHECK(RestErrorBody(MakeError(ErrorCode::kUnavailable, "sqlite: step: database or disk is full (code 13)")) ==
+        R"({"error":{"code":"UNAVAILABLE","message":"the service's storage is full or unreachable right now; try again later"}})");
+  CHECK(RetryAfterFor(MakeError(ErrorCode::kUnavailable, "x")) == "5");
+  CHECK(RetryAfterFor(RetryLaterError(ErrorCode::kUnavailable, "x", 1500)) == "2");
+  CHECK(RetryAfterFor(MakeError(ErrorCode::kInternal, "x")).empty());
   CHECK(RestErrorBody(MakeError(ErrorCode::kNotFound, "conversation \"x\" not found")) ==
         R"({"error":{"code":"NOT_FOUND","message":"conversation \"x\" not found"}})");
   CHECK(RestErrorBody(MakeError(ErrorCode::kInternal, "SQLITE_IOERR at /var/lib/secret.db")) ==
@@ -323,6 +335,42 @@ TEST_CASE("REST bodies follow the shared JSON rule: charset must be utf-8 (415),
   CHECK(f.MessageCount(b.conv.id) == 1);
   CHECK(b.Send(b.Valid(), "Application/JSON; charset=\"UTF-8\"").status() == 201);
   CHECK(f.MessageCount(b.conv.id) == 2);
+}
+
+// A real full database (SQLite's size cap gives SQLITE_FULL, as ENOSPC
+// does) behind the whole REST path: writes answer 503 UNAVAILABLE with
+// Retry-After and change nothing; reads go on. Recorded for the contract
+// test, so the document's 503 is checked against a real answer.
+TEST_CASE("REST: a full database answers writes 503 UNAVAILABLE with Retry-After; reads go on") {
+  if (TestOnPostgres()) return;  // the PostgreSQL store's 53100 is pg_store_test's
+  TempDir dir;
+  const std::string path = dir.File("full.db");
+  { auto migrated = OpenSqliteStore(SqliteOptions{path, 1, 5000}); REQUIRE(migrated.ok()); }
+  SqliteOptions capped{path, 1, 5000};
+  // Room for the fixture's shop, key and member, and a few messages.
+  capped.maxDatabaseBytes = static_cast<std::int64_t>(std::filesystem::file_size(path)) + 64 * 1024;
+  auto opened = OpenSqliteStore(capped);
+  REQUIRE(opened.ok());
+  RestFixture f(std::move(opened).value(), RelaxedLimits());
+  const Conversation conv = f.Inbound("hi");
+  const std::string path2 = "/chat/conversations/" + conv.id + "/messages";
+  const std::string body = R"({"text":")" + std::string(4900, 'm') + R"(","memberId":")" + f.agent.id + R"("})";
+  int accepted = 0;
+  Reply last = f.Post(path2, body);
+  for (; last.status() == 201 && accepted < 200; last = f.Post(path2, body)) ++accepted;
+  CHECK(accepted >= 1);
+  REQUIRE(last.status() == 503);
+  CHECK(last.code() == "UNAVAILABLE");
+  CHECK(last.message() == "the service's storage is full or unreachable right now; try again later");
+  CHECK(last.header("Retry-After") == "5");
+  CHECK(last.header("X-RateLimit-Limit") != "<absent>");
+  // The refused message is not there; every accepted one is, and reads work.
+  Reply list = f.Get(path2 + "?limit=500");
+  REQUIRE(list.status() == 200);
+  CHECK(list.data().Size() == static_cast<rapidjson::SizeType>(accepted + 1));
+  Reply detail = f.Get("/chat/conversations/" + conv.id);
+  REQUIRE(detail.status() == 200);
+  CHECK(detail.data()["messageCount"].GetInt() == accepted + 1);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "livechat/metrics.h"
 #include "livechat/open_store.h"
 #include "store_fixtures.h"
 #include "store_records.h"
@@ -143,14 +144,60 @@ TEST_CASE("postgres migration 9: the words of a version 8 database fill the sear
         "ada arrived damaged lovelace parcel refund requested the");
 }
 
-TEST_CASE("postgres: an unreachable server fails to open with the server's message") {
+TEST_CASE("postgres: an unreachable server fails to open with kUnavailable and the server's message") {
   PostgresOptions options;
   options.url = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2";
   auto r = OpenPostgresStore(options);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().code == ErrorCode::kInternal);
+  // Retry later, not "broken": the server may be starting or restarting.
+  CHECK(r.error().code == ErrorCode::kUnavailable);
   CHECK(r.error().message.rfind("postgres: connect: ", 0) == 0);
   CHECK(r.error().message.find("127.0.0.1") != std::string::npos);
+}
+
+// The server's own "disk full" (SQLSTATE 53100, raised here by a trigger
+// in the real server, as PostgreSQL raises it when it cannot extend a file)
+// is kUnavailable: the write changes nothing, reads go on, the metrics say
+// writes are refused until one commits again.
+TEST_CASE("postgres: a full disk (SQLSTATE 53100) refuses writes with kUnavailable; reads go on") {
+  PgTestDatabase db;
+  MetricsRegistry metrics;
+  PostgresOptions options;
+  options.url = db.url();
+  options.readers = 2;
+  options.metrics = &metrics;
+  auto opened = OpenPostgresStore(options);
+  REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
+  std::unique_ptr<Store> s = std::move(opened).value();
+  Gauge& refusing = metrics.GetGauge(metric::kStoreWritesRefusing, metric::kStoreWritesRefusingHelp);
+  Counter& refused = metrics.GetCounter(metric::kStoreWritesUnavailable, metric::kStoreWritesUnavailableHelp);
+  Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop(kShop)); });
+  Put(*s, [&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "u1")); });
+  db.Exec(
+      "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+      "RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$; "
+      "CREATE TRIGGER full_disk BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION full_disk()");
+  Status st = s->Write([&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "u2")); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kUnavailable);
+  CHECK(st.error().message.find("[SQLSTATE 53100]") != std::string::npos);
+  CHECK(refusing.Value() == 1);
+  CHECK(refused.Value() == 1);
+  CHECK(Get(*s, [&](StoreReader& r) { return r.CountCustomers(kShop); }) == 1);
+  CHECK_FALSE(Get(*s, [&](StoreReader& r) { return r.GetCustomer(kShop, "u2"); }).has_value());
+  // Another SQLSTATE stays kInternal, and does not clear the gauge.
+  db.Exec("CREATE OR REPLACE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+          "RAISE EXCEPTION 'broken' USING ERRCODE = 'data_corrupted'; END $$");
+  st = s->Write([&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "u2")); });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+  CHECK(refusing.Value() == 1);
+  // Space returns: the same write commits and the gauge clears.
+  db.Exec("DROP TRIGGER full_disk ON customers");
+  Put(*s, [&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "u2")); });
+  CHECK(refusing.Value() == 0);
+  CHECK(refused.Value() == 1);
+  CHECK(Get(*s, [&](StoreReader& r) { return r.CountCustomers(kShop); }) == 2);
 }
 
 TEST_CASE("postgres: OpenStore picks the backend from the setting, and the description hides the password") {

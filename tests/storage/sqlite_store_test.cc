@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "livechat/metrics.h"
 #include "store_fixtures.h"
 #include "store_records.h"
 
@@ -318,6 +319,66 @@ TEST_CASE("sqlite: non-positive limits return nothing") {
   mq.conversationId = "c1";
   mq.limit = -1;
   CHECK(Get(s, [&](StoreReader& r) { return r.ListMessages(mq); }).empty());
+}
+
+// A full disk is told apart from a broken store: SQLite's SQLITE_FULL (here
+// from a real cap on the file, the same code ENOSPC gives) becomes
+// kUnavailable, the write changes nothing, reads go on, and the metrics say
+// writes are being refused until one commits again.
+TEST_CASE("sqlite: a full database refuses writes with kUnavailable and keeps serving reads") {
+  TempDir dir;
+  MetricsRegistry metrics;
+  SqliteOptions o{dir.File("full.db"), 2, 5000};
+  o.metrics = &metrics;
+  o.maxDatabaseBytes = 1;  // no room beyond the migrated schema
+  auto s = OpenOrFail(o);
+  Gauge& refusing = metrics.GetGauge(metric::kStoreWritesRefusing, metric::kStoreWritesRefusingHelp);
+  Counter& refused = metrics.GetCounter(metric::kStoreWritesUnavailable, metric::kStoreWritesUnavailableHelp);
+  Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop(kShop)); });
+  auto customer = [&](int i) {
+    Customer c = MakeSparseCustomer(kShop, "u" + std::to_string(i));
+    c.firstName = std::string(3000, 'x');
+    return c;
+  };
+  // Fill what the cap leaves (the schema's pages have free space) until a
+  // write is refused; every write before it committed whole.
+  int stored = 0;
+  Status st = Status::Ok();
+  for (int i = 0; i < 400 && st.ok(); ++i) {
+    Customer c = customer(i);
+    st = s->Write([&](StoreWriter& w) { return w.InsertCustomer(c); });
+    if (st.ok()) ++stored;
+  }
+  REQUIRE_FALSE(st.ok());
+  CHECK(stored > 0);
+  CHECK(st.error().code == ErrorCode::kUnavailable);
+  CHECK(st.error().message.find("full") != std::string::npos);
+  CHECK(refusing.Value() == 1);
+  CHECK(refused.Value() == 1);
+  // Nothing of the refused write is visible; everything before it is.
+  CHECK(Get(*s, [&](StoreReader& r) { return r.CountCustomers(kShop); }) == stored);
+  CHECK_FALSE(Get(*s, [&](StoreReader& r) { return r.GetCustomer(kShop, "u" + std::to_string(stored)); })
+                  .has_value());
+  // A rule's refusal (a duplicate id) neither counts nor clears.
+  Status dup = s->Write([&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "u0")); });
+  REQUIRE_FALSE(dup.ok());
+  CHECK(dup.error().code == ErrorCode::kInternal);
+  CHECK(refusing.Value() == 1);
+  CHECK(refused.Value() == 1);
+  // Space returns (a deleted row frees its pages): writes commit again and
+  // the gauge says so.
+  bool deleted = false;
+  Put(*s, [&](StoreWriter& w) -> Status {
+    auto r = w.DeleteCustomer(kShop, "u0");
+    if (!r.ok()) return r.error();
+    deleted = *r;
+    return Status::Ok();
+  });
+  CHECK(deleted);
+  CHECK(refusing.Value() == 0);
+  Put(*s, [&](StoreWriter& w) { return w.InsertCustomer(MakeSparseCustomer(kShop, "after")); });
+  CHECK(Get(*s, [&](StoreReader& r) { return r.CountCustomers(kShop); }) == stored);
+  CHECK(refused.Value() == 1);
 }
 
 }  // namespace

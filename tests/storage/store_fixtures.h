@@ -21,6 +21,7 @@
 #include "livechat/sqlite_store.h"
 #include "livechat/store.h"
 #include "support/pg_database.h"
+#include "support/temp_dir.h"
 
 namespace doctest {
 template <typename T>
@@ -49,28 +50,6 @@ struct StringMaker<std::map<std::string, std::string>> {
 }  // namespace doctest
 
 namespace livechat::testing {
-
-// A directory removed with everything in it when the object dies.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("livechat-storage-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::unique_ptr<Store> OpenOrFail(const SqliteOptions& options) {
   auto r = OpenSqliteStore(options);

@@ -160,10 +160,11 @@ class RestFixture {
   // `blobs`: where uploads go (null: uploads are refused); not owned.
   explicit RestFixture(Limits limits = RelaxedLimits(), RestOptions options = {}, Resolver* resolver = nullptr,
                        BlobStore* blobs = nullptr)
-      : random_(NewSeededRandom(7)) {
-    auto opened = testing::OpenTestStore();
-    REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
-    store_ = std::move(opened).value();
+      : RestFixture(OpenStore(), limits, std::move(options), resolver, blobs) {}
+  // On a store the test opened itself (e.g. a SQLite file with a size cap).
+  RestFixture(std::unique_ptr<Store> store, Limits limits, RestOptions options = {}, Resolver* resolver = nullptr,
+              BlobStore* blobs = nullptr)
+      : random_(NewSeededRandom(7)), store_(std::move(store)) {
     ServiceOptions so;
     so.store = store_.get();
     so.clock = &clock;
@@ -184,6 +185,12 @@ class RestFixture {
     mi.lastName = "Agent";
     mi.password = std::string("correct horse battery");
     agent = Must(service_->CreateMember(sys, mi));
+  }
+
+  static std::unique_ptr<Store> OpenStore() {
+    auto opened = testing::OpenTestStore();
+    REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
+    return std::move(opened).value();
   }
 
   ChatService& service() { return *service_; }

@@ -3,32 +3,22 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include "livechat/blob_store.h"
+#include "support/temp_dir.h"
 
 namespace livechat::test {
 
 class TempBlobDir {
  public:
-  TempBlobDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("livechat-blobs-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
+  TempBlobDir() : path_(dir_.path() / "blobs") {
     auto opened = OpenLocalDirBlobStore(path_.string());
     REQUIRE(opened.ok());
     blobs_ = std::move(opened).value();
-  }
-  ~TempBlobDir() {
-    blobs_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
   }
   TempBlobDir(const TempBlobDir&) = delete;
   TempBlobDir& operator=(const TempBlobDir&) = delete;
@@ -46,6 +36,7 @@ class TempBlobDir {
   }
 
  private:
+  testing::TempDir dir_;  // declared first: removed after the store closes
   std::filesystem::path path_;
   std::unique_ptr<BlobStore> blobs_;
 };

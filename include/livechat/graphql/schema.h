@@ -51,8 +51,9 @@ class [[nodiscard]] FieldResult {
   FieldResult(FieldError error) : error_(std::move(error)) {}   // NOLINT: implicit by design
   // A core error, mapped to a GraphQL code in one place: kInvalidParams ->
   // BAD_USER_INPUT, kUnauthenticated and kInvalidApiKey -> UNAUTHENTICATED,
-  // kInternal -> INTERNAL_SERVER_ERROR with the message "internal error" (the
-  // detail is not sent), any other code -> its REST name (FORBIDDEN, ...).
+  // kInternal -> INTERNAL_SERVER_ERROR, kUnavailable -> SERVICE_UNAVAILABLE,
+  // both with PublicMessage (the detail is not sent), any other code -> its
+  // REST name (FORBIDDEN, ...).
   FieldResult(const Error& error);  // NOLINT: implicit by design
 
   bool ok() const { return !error_.has_value(); }

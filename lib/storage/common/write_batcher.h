@@ -44,6 +44,8 @@ class WriteBatcher {
     if (metrics == nullptr) return;
     transactionsCounter_ = &metrics->GetCounter(metric::kStoreWriteTransactions, metric::kStoreWriteTransactionsHelp);
     writesCounter_ = &metrics->GetCounter(metric::kStoreWrites, metric::kStoreWritesHelp);
+    unavailableCounter_ = &metrics->GetCounter(metric::kStoreWritesUnavailable, metric::kStoreWritesUnavailableHelp);
+    refusingGauge_ = &metrics->GetGauge(metric::kStoreWritesRefusing, metric::kStoreWritesRefusingHelp);
   }
 
   // Queues fn, runs batches while this caller leads, and returns fn's
@@ -70,6 +72,7 @@ class WriteBatcher {
         // not leave the lead taken and every later writer waiting.
         for (Pending* p : batch) p->result = Error{ErrorCode::kInternal, "store: a write batch failed"};
       }
+      for (Pending* p : batch) Observe(p->result);
       lock.lock();
       for (Pending* p : batch) p->done = true;
       if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
@@ -82,10 +85,14 @@ class WriteBatcher {
     return me.result;
   }
 
-  // A write the store ran in a transaction of its own, outside Submit.
-  void CountAlone() {
+  // Runs a write the store keeps out of batches, in a transaction of its
+  // own, and counts it like a batched one.
+  Status RunAlone(const std::function<Status()>& run) {
     if (writesCounter_ != nullptr) writesCounter_->Inc();
     if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
+    Status st = run();
+    Observe(st);
+    return st;
   }
 
  private:
@@ -96,6 +103,20 @@ class WriteBatcher {
   bool leading_ = false;
   Counter* transactionsCounter_ = nullptr;
   Counter* writesCounter_ = nullptr;
+  Counter* unavailableCounter_ = nullptr;
+  Gauge* refusingGauge_ = nullptr;
+
+  // Whether writes are being refused for full or unreachable storage. Only a
+  // commit clears it: a rule's refusal or a kInternal says nothing either way.
+  void Observe(const Status& st) {
+    if (refusingGauge_ == nullptr) return;
+    if (!st.ok() && st.error().code == ErrorCode::kUnavailable) {
+      unavailableCounter_->Inc();
+      refusingGauge_->Set(1);
+    } else if (st.ok()) {
+      refusingGauge_->Set(0);
+    }
+  }
 };
 
 // What a backend does for one batch; RunInOneTransaction calls them in order.

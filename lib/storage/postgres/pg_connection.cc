@@ -64,6 +64,21 @@ Result<std::string> RewriteParameters(std::string_view sql, std::vector<std::str
   return out;
 }
 
+// What ends by itself (space freed, the server back, a connection slot
+// free) is kUnavailable, so the client is told to retry: class 08
+// (connection exception), 53 (insufficient resources: disk full, out of
+// memory, too many connections), 57P01-57P03 (the server shutting down or
+// starting). A connection that is no longer usable is the same, whatever
+// the result says.
+ErrorCode CodeFor(PGconn* conn, std::string_view state) {
+  if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) return ErrorCode::kUnavailable;
+  if (state.size() != 5) return ErrorCode::kInternal;
+  const std::string_view cls = state.substr(0, 2);
+  if (cls == "08" || cls == "53") return ErrorCode::kUnavailable;
+  if (state == "57P01" || state == "57P02" || state == "57P03") return ErrorCode::kUnavailable;
+  return ErrorCode::kInternal;
+}
+
 }  // namespace
 
 Error PgError(PGconn* conn, const PGresult* res, std::string_view what) {
@@ -75,14 +90,16 @@ Error PgError(PGconn* conn, const PGresult* res, std::string_view what) {
   std::string_view t(text);
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.remove_suffix(1);
   msg += t;
+  std::string_view state;
   if (res != nullptr) {
-    if (const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE); state != nullptr) {
+    if (const char* s = PQresultErrorField(res, PG_DIAG_SQLSTATE); s != nullptr) {
+      state = s;
       msg += kSqlStateTag;
       msg += state;
       msg += "]";
     }
   }
-  return Error{ErrorCode::kInternal, std::move(msg)};
+  return Error{CodeFor(conn, state), std::move(msg)};
 }
 
 std::string_view SqlState(const Error& e) {

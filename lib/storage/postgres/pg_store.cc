@@ -192,8 +192,7 @@ Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
     // A Write inside this thread's Read runs here, alone: on a batch
     // leader's thread a nested Read would not join this thread's snapshot.
     std::lock_guard lock(writeMu_);
-    batcher_->CountAlone();
-    return RunAlone(fn);
+    return batcher_->RunAlone([&] { return RunAlone(fn); });
   }
   return batcher_->Submit(fn);
 }

@@ -1,12 +1,30 @@
 #include "storage/sqlite/sqlite_connection.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <memory>
 #include <utility>
 #include <vector>
 
 
 namespace livechat::sqlite {
+
+namespace {
+
+// A full disk (or max_page_count reached) ends when space returns, so the
+// caller is told to come back, not that the server is broken. SQLite says
+// SQLITE_FULL for a full database file or WAL; growing the shared-memory
+// index on a full disk is an I/O error whose system errno says why.
+ErrorCode CodeFor(sqlite3* db, int rc) {
+  if ((rc & 0xff) == SQLITE_FULL) return ErrorCode::kUnavailable;
+  if ((rc & 0xff) == SQLITE_IOERR && db != nullptr) {
+    const int err = sqlite3_system_errno(db);
+    if (err == ENOSPC || err == EDQUOT) return ErrorCode::kUnavailable;
+  }
+  return ErrorCode::kInternal;
+}
+
+}  // namespace
 
 Error SqliteError(sqlite3* db, int rc, std::string_view what) {
   std::string msg = "sqlite: ";
@@ -19,7 +37,7 @@ Error SqliteError(sqlite3* db, int rc, std::string_view what) {
   else
     msg += sqlite3_errstr(rc);
   msg += " (code " + std::to_string(rc) + ")";
-  return Error{ErrorCode::kInternal, std::move(msg)};
+  return Error{CodeFor(db, rc), std::move(msg)};
 }
 
 namespace {
@@ -124,7 +142,7 @@ Status Connection::Exec(const char* sql) {
   std::string msg = std::string("sqlite: ") + sql + ": " + (err != nullptr ? err : sqlite3_errstr(rc)) + " (code " +
                     std::to_string(rc) + ")";
   sqlite3_free(err);
-  return Error{ErrorCode::kInternal, std::move(msg)};
+  return Error{CodeFor(db_, rc), std::move(msg)};
 }
 
 Result<Statement> Connection::Prepare(std::string_view sql) {

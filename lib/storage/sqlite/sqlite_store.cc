@@ -120,6 +120,13 @@ Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
       return Error{ErrorCode::kInternal, "sqlite: cannot enable WAL on " + options.path + " (" + mode + ")"};
   }
   LC_RETURN_IF_ERROR(sqlite::Migrate(w));
+  if (options.maxDatabaseBytes > 0) {
+    // After migrating, so the schema itself is never what hits the cap.
+    // SQLite keeps the cap at least the current size.
+    LC_ASSIGN_OR_RETURN(std::int64_t pageSize, w.QueryInt("PRAGMA page_size"));
+    const std::int64_t pages = (options.maxDatabaseBytes + pageSize - 1) / pageSize;
+    LC_RETURN_IF_ERROR(w.Exec(("PRAGMA max_page_count = " + std::to_string(pages)).c_str()));
+  }
   if (!store->inMemory_) {
     int n = options.readers < 1 ? 1 : options.readers;
     for (int i = 0; i < n; ++i) {
@@ -195,8 +202,7 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
     // would run on the leader's thread, where a nested Read could not join
     // this thread's snapshot and could wait for a reader this thread holds.
     std::lock_guard lock(writeMu_);
-    batcher_->CountAlone();
-    return RunAlone(fn);
+    return batcher_->RunAlone([&] { return RunAlone(fn); });
   }
   return batcher_->Submit(fn);
 }

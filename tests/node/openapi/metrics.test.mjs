@@ -240,7 +240,7 @@ test('/healthz and /readyz answer on both listeners; /metrics only on the admin 
     assert.deepEqual(await h.json(), { status: 'ok' });
     const r = await fetch(`${origin}/readyz`);
     assert.equal(r.status, 200);
-    assert.deepEqual(await r.json(), { status: 'ready', checks: { database: 'ok', migrations: 'ok', dispatcher: 'ok' } });
+    assert.deepEqual(await r.json(), { status: 'ready', checks: { database: 'ok', migrations: 'ok', writes: 'ok', dispatcher: 'ok' } });
   }
   const onMain = await fetch(`${base}/metrics`);
   assert.equal(onMain.status, 404);
