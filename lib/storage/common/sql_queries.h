@@ -215,21 +215,22 @@ class SqlQueries : public StoreWriter {
   Result<bool> RunChanged(Statement& st);
   // Lease and due times cross the backend's boundary here and nowhere else
   // (livechat/postgres_store.h, LeaseClock): every such time is bound
-  // through ToLease, and every record that holds them is read back through
-  // OnCallerClock.
+  // through ToLease and read through FromLease, and every record that holds
+  // them is read back through OnCallerClock.
   Millis ToLease(Millis t) { return D::ToLeaseClock(conn_, t); }
-  void FromLease(WebhookDelivery& d);
-  void FromLease(SummaryJob& j);
-  void FromLease(IdempotencyRecord& r);
+  Millis FromLease(Millis t) { return D::FromLeaseClock(conn_, t); }
+  void OnCallerClock(WebhookDelivery& d);
+  void OnCallerClock(SummaryJob& j);
+  void OnCallerClock(IdempotencyRecord& r);
   template <class T>
   Result<std::optional<T>> OnCallerClock(Result<std::optional<T>> r) {
-    if (r.ok() && r->has_value()) FromLease(**r);
+    if (r.ok() && r->has_value()) OnCallerClock(**r);
     return r;
   }
   template <class T>
   Result<std::vector<T>> OnCallerClock(Result<std::vector<T>> r) {
     if (r.ok())
-      for (T& v : *r) FromLease(v);
+      for (T& v : *r) OnCallerClock(v);
     return r;
   }
   Status WriteTagRows(const std::string& shopId, const std::string& conversationId,

@@ -545,21 +545,21 @@ Result<bool> SqlQueries<D>::RunChanged(Statement& st) {
 }
 
 template <class D>
-void SqlQueries<D>::FromLease(WebhookDelivery& d) {
-  d.nextAttemptAt = D::FromLeaseClock(conn_, d.nextAttemptAt);
-  d.leaseUntil = D::FromLeaseClock(conn_, d.leaseUntil);
+void SqlQueries<D>::OnCallerClock(WebhookDelivery& d) {
+  d.nextAttemptAt = FromLease(d.nextAttemptAt);
+  d.leaseUntil = FromLease(d.leaseUntil);
 }
 
 template <class D>
-void SqlQueries<D>::FromLease(SummaryJob& j) {
-  j.nextAttemptAt = D::FromLeaseClock(conn_, j.nextAttemptAt);
-  j.leaseUntil = D::FromLeaseClock(conn_, j.leaseUntil);
+void SqlQueries<D>::OnCallerClock(SummaryJob& j) {
+  j.nextAttemptAt = FromLease(j.nextAttemptAt);
+  j.leaseUntil = FromLease(j.leaseUntil);
 }
 
 template <class D>
-void SqlQueries<D>::FromLease(IdempotencyRecord& r) {
-  r.leaseUntil = D::FromLeaseClock(conn_, r.leaseUntil);
-  r.expiresAt = D::FromLeaseClock(conn_, r.expiresAt);
+void SqlQueries<D>::OnCallerClock(IdempotencyRecord& r) {
+  r.leaseUntil = FromLease(r.leaseUntil);
+  r.expiresAt = FromLease(r.expiresAt);
 }
 
 // ---- shops ----
@@ -1635,7 +1635,7 @@ Result<StoreReader::OutboxStats> SqlQueries<D>::GetOutboxStats() {
   OutboxStats s;
   if (row) {
     s.pending = st.Int(0);
-    if (auto due = st.OptInt(1)) s.oldestDueAt = D::FromLeaseClock(conn_, *due);
+    if (auto due = st.OptInt(1)) s.oldestDueAt = FromLease(*due);
   }
   return s;
 }
@@ -2085,7 +2085,7 @@ Result<std::optional<SummaryJob>> SqlQueries<D>::GetSummaryJob(const std::string
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return std::optional<SummaryJob>();
   SummaryJob j = ReadJob(st);
-  FromLease(j);
+  OnCallerClock(j);
   return std::optional<SummaryJob>(std::move(j));
 }
 
@@ -2102,7 +2102,7 @@ Result<std::vector<SummaryJob>> SqlQueries<D>::ListDueSummaryJobs(Millis now, in
     LC_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return due;
     due.push_back(ReadJob(st));
-    FromLease(due.back());
+    OnCallerClock(due.back());
   }
 }
 
@@ -2113,7 +2113,7 @@ Result<StoreReader::SummaryQueueStats> SqlQueries<D>::GetSummaryQueueStats() {
   SummaryQueueStats s;
   if (row) {
     s.pending = st.Int(0);
-    if (auto due = st.OptInt(1)) s.oldestDueAt = D::FromLeaseClock(conn_, *due);
+    if (auto due = st.OptInt(1)) s.oldestDueAt = FromLease(*due);
   }
   return s;
 }
