@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "livechat/clock.h"
 #include "livechat/mcp_sessions.h"
 #include "livechat/metrics.h"
 #include "livechat/rate_counters.h"
@@ -24,6 +25,29 @@ struct PostgresOptions {
   // instances' writes.
   int readers = 4;
   MetricsRegistry* metrics = nullptr;
+
+  // The clock lease and due times are measured on (docs/decisions.md, "Lease
+  // times from the database clock"): the webhook deliveries' and summary
+  // jobs' nextAttemptAt and leaseUntil, the Idempotency-Key records'
+  // leaseUntil and expiresAt, and the `now` and `leaseUntil` that ListDue*,
+  // Claim* and PurgeIdempotencyRecords take.
+  enum class LeaseClock {
+    // The database's: every instance compares against one clock, so a host
+    // whose clock runs ahead cannot take over a live claim, nor one running
+    // behind hold a dead one. Callers still pass times read from `clock`;
+    // each transaction measures how far the database's clock is from it
+    // and stores and compares those times on the database's clock, and
+    // reads them back on `clock`'s.
+    kDatabase,
+    // The callers' times as they are, as the SQLite store takes them: for
+    // tests that drive every component with one ManualClock on a single
+    // process. Never for several instances.
+    kCaller,
+  };
+  LeaseClock leaseClock = LeaseClock::kDatabase;
+  // The clock the store's callers read their times from (the dispatcher's,
+  // the summary worker's, the service's). Null: Clock::Default(), theirs too.
+  Clock* clock = nullptr;
 };
 
 // Connects, and migrates the database to this build's schema (one instance

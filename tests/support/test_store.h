@@ -1,7 +1,11 @@
 // The store a suite's fixtures run on: a private in-memory SQLite database,
 // or, when LIVECHAT_TEST_BACKEND=postgres (the *_pg entries of ctest), a
 // fresh PostgreSQL database of its own, dropped with the store. The same
-// tests thus check both backends.
+// tests thus check both backends. The suites drive time with a ManualClock,
+// so the PostgreSQL store takes their lease and due times as they are
+// (PostgresOptions::LeaseClock::kCaller); the database's clock, the
+// production default, is checked by tests/storage/pg_lease_clock_test.cc
+// and by every e2e test that starts livechatd on PostgreSQL.
 #pragma once
 
 #include <cstdlib>
@@ -44,6 +48,7 @@ inline Result<std::unique_ptr<Store>> OpenTestStore(const std::string& sqlitePat
   PostgresOptions options;
   options.url = db->url();
   options.readers = 2;
+  options.leaseClock = PostgresOptions::LeaseClock::kCaller;
   auto opened = OpenPostgresStore(options);
   if (!opened.ok()) return opened.take_error();
   return std::unique_ptr<Store>(std::make_unique<OwningPgStore>(std::move(db), std::move(opened).value()));

@@ -3,7 +3,8 @@
 // SQL both accept: upserts, RETURNING, row values, CAST), and a backend's
 // dialect `D` supplies its connection and statement types and the few
 // fragments that differ (D::kRowOrder, D::kTagsOf, D::kEventOfCustomer,
-// D::kDeleteCatalogText, and the
+// D::kDeleteCatalogText, the clock lease and due times are kept on
+// (D::ToLeaseClock, D::FromLeaseClock), and the
 // conversation search's D::kConversationHits and D::BindSearchWords).
 // The definitions are in sql_queries_impl.h, compiled once per backend
 // (sql_queries_impl.h, pg_queries.cc), each of which adds its own full-text
@@ -212,6 +213,26 @@ class SqlQueries : public StoreWriter {
  protected:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.
   Result<bool> RunChanged(Statement& st);
+  // Lease and due times cross the backend's boundary here and nowhere else
+  // (livechat/postgres_store.h, LeaseClock): every such time is bound
+  // through ToLease and read through FromLease, and every record that holds
+  // them is read back through OnCallerClock.
+  Millis ToLease(Millis t) { return D::ToLeaseClock(conn_, t); }
+  Millis FromLease(Millis t) { return D::FromLeaseClock(conn_, t); }
+  void OnCallerClock(WebhookDelivery& d);
+  void OnCallerClock(SummaryJob& j);
+  void OnCallerClock(IdempotencyRecord& r);
+  template <class T>
+  Result<std::optional<T>> OnCallerClock(Result<std::optional<T>> r) {
+    if (r.ok() && r->has_value()) OnCallerClock(**r);
+    return r;
+  }
+  template <class T>
+  Result<std::vector<T>> OnCallerClock(Result<std::vector<T>> r) {
+    if (r.ok())
+      for (T& v : *r) OnCallerClock(v);
+    return r;
+  }
   Status WriteTagRows(const std::string& shopId, const std::string& conversationId,
                       const std::vector<std::string>& tags);
 

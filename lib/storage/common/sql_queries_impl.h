@@ -544,6 +544,24 @@ Result<bool> SqlQueries<D>::RunChanged(Statement& st) {
   return conn_.Changes() > 0;
 }
 
+template <class D>
+void SqlQueries<D>::OnCallerClock(WebhookDelivery& d) {
+  d.nextAttemptAt = FromLease(d.nextAttemptAt);
+  d.leaseUntil = FromLease(d.leaseUntil);
+}
+
+template <class D>
+void SqlQueries<D>::OnCallerClock(SummaryJob& j) {
+  j.nextAttemptAt = FromLease(j.nextAttemptAt);
+  j.leaseUntil = FromLease(j.leaseUntil);
+}
+
+template <class D>
+void SqlQueries<D>::OnCallerClock(IdempotencyRecord& r) {
+  r.leaseUntil = FromLease(r.leaseUntil);
+  r.expiresAt = FromLease(r.expiresAt);
+}
+
 // ---- shops ----
 
 template <class D>
@@ -1555,7 +1573,7 @@ Result<std::optional<WebhookDelivery>> SqlQueries<D>::GetDelivery(const std::str
   static const std::string sql = Sel(kDeliveryCols, "webhook_deliveries") + "WHERE id = ?1 AND shop_id = ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(deliveryId).Add(shopId);
-  return FetchOne<WebhookDelivery>(st, ReadDelivery);
+  return OnCallerClock(FetchOne<WebhookDelivery>(st, ReadDelivery));
 }
 
 template <class D>
@@ -1582,8 +1600,8 @@ Result<std::vector<WebhookDelivery>> SqlQueries<D>::ListDueDeliveries(Millis now
       "AND y.subscription_id = s.id AND y.state = 'pending' AND y.lease_until > 0 AND y.lease_until > ?1) "
       "ORDER BY d.next_attempt_at, d.rid LIMIT ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(now).Add(limit);
-  return FetchAll<WebhookDelivery>(st, ReadDelivery);
+  st.Add(ToLease(now)).Add(limit);
+  return OnCallerClock(FetchAll<WebhookDelivery>(st, ReadDelivery));
 }
 
 template <class D>
@@ -1594,7 +1612,7 @@ Result<std::vector<WebhookDelivery>> SqlQueries<D>::ListDeliveries(const std::st
                                  "WHERE shop_id = ?1 AND subscription_id = ?2 ORDER BY rid DESC LIMIT ?3";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(shopId).Add(subscriptionId).Add(limit);
-  return FetchAll<WebhookDelivery>(st, ReadDelivery);
+  return OnCallerClock(FetchAll<WebhookDelivery>(st, ReadDelivery));
 }
 
 template <class D>
@@ -1617,7 +1635,7 @@ Result<StoreReader::OutboxStats> SqlQueries<D>::GetOutboxStats() {
   OutboxStats s;
   if (row) {
     s.pending = st.Int(0);
-    s.oldestDueAt = st.OptInt(1);
+    if (auto due = st.OptInt(1)) s.oldestDueAt = FromLease(*due);
   }
   return s;
 }
@@ -1670,8 +1688,8 @@ Status SqlQueries<D>::InsertDelivery(const WebhookDelivery& d) {
   static const std::string sql = std::string("INSERT INTO webhook_deliveries (") + kDeliveryCols +
                                  ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(d.id).Add(d.shopId).Add(d.subscriptionId).Add(d.eventId).Add(d.state).Add(d.attempts).Add(d.nextAttemptAt)
-      .Add(d.leaseUntil).Add(d.lastAttemptAt).Add(d.createdAt);
+  st.Add(d.id).Add(d.shopId).Add(d.subscriptionId).Add(d.eventId).Add(d.state).Add(d.attempts)
+      .Add(ToLease(d.nextAttemptAt)).Add(ToLease(d.leaseUntil)).Add(d.lastAttemptAt).Add(d.createdAt);
   return st.Run();
 }
 
@@ -1681,7 +1699,8 @@ Result<bool> SqlQueries<D>::UpdateDelivery(const WebhookDelivery& d) {
       "UPDATE webhook_deliveries SET state = ?3, attempts = ?4, next_attempt_at = ?5, lease_until = ?6, "
       "last_attempt_at = ?7 WHERE id = ?1 AND shop_id = ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(d.id).Add(d.shopId).Add(d.state).Add(d.attempts).Add(d.nextAttemptAt).Add(d.leaseUntil).Add(d.lastAttemptAt);
+  st.Add(d.id).Add(d.shopId).Add(d.state).Add(d.attempts).Add(ToLease(d.nextAttemptAt)).Add(ToLease(d.leaseUntil))
+      .Add(d.lastAttemptAt);
   return RunChanged(st);
 }
 
@@ -1698,7 +1717,7 @@ Result<bool> SqlQueries<D>::ClaimDelivery(const std::string& shopId, const std::
       "AND x.subscription_id = webhook_deliveries.subscription_id AND x.state = 'pending' AND x.lease_until > 0 "
       "AND x.lease_until > ?3)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(deliveryId).Add(shopId).Add(now).Add(leaseUntil);
+  st.Add(deliveryId).Add(shopId).Add(ToLease(now)).Add(ToLease(leaseUntil));
   return RunChanged(st);
 }
 
@@ -2065,7 +2084,9 @@ Result<std::optional<SummaryJob>> SqlQueries<D>::GetSummaryJob(const std::string
   st.Add(shopId).Add(conversationId);
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return std::optional<SummaryJob>();
-  return std::optional<SummaryJob>(ReadJob(st));
+  SummaryJob j = ReadJob(st);
+  OnCallerClock(j);
+  return std::optional<SummaryJob>(std::move(j));
 }
 
 template <class D>
@@ -2076,11 +2097,12 @@ Result<std::vector<SummaryJob>> SqlQueries<D>::ListDueSummaryJobs(Millis now, in
                                  " FROM summary_jobs WHERE next_attempt_at <= ?1 AND lease_until <= ?1 "
                                  "ORDER BY next_attempt_at, shop_id, conversation_id LIMIT ?2";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(now).Add(limit);
+  st.Add(ToLease(now)).Add(limit);
   while (true) {
     LC_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return due;
     due.push_back(ReadJob(st));
+    OnCallerClock(due.back());
   }
 }
 
@@ -2091,7 +2113,7 @@ Result<StoreReader::SummaryQueueStats> SqlQueries<D>::GetSummaryQueueStats() {
   SummaryQueueStats s;
   if (row) {
     s.pending = st.Int(0);
-    s.oldestDueAt = st.OptInt(1);
+    if (auto due = st.OptInt(1)) s.oldestDueAt = FromLease(*due);
   }
   return s;
 }
@@ -2105,7 +2127,7 @@ Status SqlQueries<D>::PutSummaryJob(const SummaryJob& j) {
       "next_attempt_at = excluded.next_attempt_at, lease_until = excluded.lease_until";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(j.shopId).Add(j.conversationId).Add(j.id).Add(j.requestedAt).Add(j.attempts)
-      .Add(j.nextAttemptAt).Add(j.leaseUntil);
+      .Add(ToLease(j.nextAttemptAt)).Add(ToLease(j.leaseUntil));
   return st.Run();
 }
 
@@ -2115,7 +2137,7 @@ Result<bool> SqlQueries<D>::ClaimSummaryJob(const std::string& shopId, const std
   LC_ASSIGN_OR_RETURN(Statement st,
                       conn_.Prepare("UPDATE summary_jobs SET lease_until = ?5 WHERE shop_id = ?1 AND "
                                     "conversation_id = ?2 AND id = ?3 AND next_attempt_at <= ?4 AND lease_until <= ?4"));
-  st.Add(shopId).Add(conversationId).Add(jobId).Add(now).Add(leaseUntil);
+  st.Add(shopId).Add(conversationId).Add(jobId).Add(ToLease(now)).Add(ToLease(leaseUntil));
   return RunChanged(st);
 }
 
@@ -2161,7 +2183,7 @@ Result<std::optional<IdempotencyRecord>> SqlQueries<D>::GetIdempotencyRecord(con
       Sel(kIdemCols, "idempotency_keys") + "WHERE shop_id = ?1 AND scope = ?2 AND key = ?3";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(shopId).Add(scope).Add(key);
-  return FetchOne<IdempotencyRecord>(st, ReadIdem);
+  return OnCallerClock(FetchOne<IdempotencyRecord>(st, ReadIdem));
 }
 
 template <class D>
@@ -2174,7 +2196,7 @@ Status SqlQueries<D>::PutIdempotencyRecord(const IdempotencyRecord& r) {
       "lease_until = excluded.lease_until, expires_at = excluded.expires_at";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(r.shopId).Add(r.scope).Add(r.key).Add(r.fingerprint).Add(r.done).Add(r.status).Add(r.contentType)
-      .Add(r.body).Add(r.createdAt).Add(r.leaseUntil).Add(r.expiresAt);
+      .Add(r.body).Add(r.createdAt).Add(ToLease(r.leaseUntil)).Add(ToLease(r.expiresAt));
   return st.Run();
 }
 
@@ -2195,7 +2217,7 @@ Result<std::int64_t> SqlQueries<D>::PurgeIdempotencyRecords(Millis now, int limi
                                         "DELETE FROM idempotency_keys WHERE (shop_id, scope, key) IN (SELECT shop_id, "
                                         "scope, key FROM idempotency_keys WHERE expires_at <= ?1 ORDER BY expires_at "
                                         "LIMIT ?2)"));
-  st.Add(now).Add(limit);
+  st.Add(ToLease(now)).Add(limit);
   LC_RETURN_IF_ERROR(st.Run());
   return static_cast<std::int64_t>(conn_.Changes());
 }

@@ -141,6 +141,20 @@ Status Connection::Exec(const std::string& sql) {
   return err;
 }
 
+Result<std::int64_t> Connection::ExecInt(const std::string& sql) {
+  PGresult* res = PQexec(conn_, sql.c_str());
+  if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) < 1 || PQgetisnull(res, 0, 0)) {
+    std::string what = sql.size() > 80 ? sql.substr(0, 80) + "..." : sql;
+    Error err = PQresultStatus(res) == PGRES_TUPLES_OK ? Error{ErrorCode::kInternal, "postgres: no value from " + what}
+                                                       : PgError(conn_, res, what);
+    PQclear(res);
+    return err;
+  }
+  const std::int64_t value = std::strtoll(PQgetvalue(res, 0, 0), nullptr, 10);
+  PQclear(res);
+  return value;
+}
+
 Result<Statement> Connection::Prepare(std::string_view sql) {
   auto it = cache_.find(sql);
   if (it == cache_.end()) {

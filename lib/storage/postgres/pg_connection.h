@@ -46,6 +46,16 @@ class Connection {
 
   // A single integer from a parameterless query.
   Result<std::int64_t> QueryInt(const std::string& sql);
+  // Runs SQL like Exec (several statements); the integer in the first
+  // column of the last statement's first row.
+  Result<std::int64_t> ExecInt(const std::string& sql);
+
+  // The database's clock minus the store's callers' clock, in milliseconds,
+  // as measured when the current transaction began (pg_store.cc); 0 when the
+  // store takes the callers' times as they are. Lease and due times cross
+  // the store's boundary through it (PgDialect::ToLeaseClock).
+  std::int64_t leaseClockSkew() const { return leaseClockSkew_; }
+  void setLeaseClockSkew(std::int64_t skew) { leaseClockSkew_ = skew; }
 
   // False once the server connection is lost; the store then reconnects.
   bool Ok() const { return PQstatus(conn_) == CONNECTION_OK; }
@@ -67,6 +77,7 @@ class Connection {
 
   PGconn* conn_;
   std::int64_t changes_ = 0;
+  std::int64_t leaseClockSkew_ = 0;
   int nextName_ = 0;
   struct SqlHash {
     using is_transparent = void;

@@ -24,6 +24,12 @@ struct PgDialect {
   // conversation: conv_rid, score (higher is better), src, hit_ref.
   // The catalog's full-text column goes with its row: nothing to remove.
   static constexpr const char* kDeleteCatalogText = "";
+  // Lease and due times (PostgresOptions::LeaseClock): moved from the
+  // callers' clock to the database's as they are bound, and back as they are
+  // read, by the skew the transaction measured as it began. 0 ("no lease")
+  // stays 0.
+  static Millis ToLeaseClock(Connection& c, Millis t) { return t == 0 ? 0 : t + c.leaseClockSkew(); }
+  static Millis FromLeaseClock(Connection& c, Millis t) { return t == 0 ? 0 : t - c.leaseClockSkew(); }
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;

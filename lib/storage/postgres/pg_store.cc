@@ -16,6 +16,13 @@
 // Reads: a pool of connections, each Read one REPEATABLE READ READ ONLY
 // transaction (one snapshot), never waiting for the writer.
 //
+// Lease and due times: each transaction reads the database's clock as it
+// begins (in the same round trip as BEGIN, after the write lock) and keeps
+// its distance from the callers' clock on the connection; the shared queries
+// store and compare those times on the database's clock through it
+// (PgDialect::ToLeaseClock), so every instance measures a lease on one clock
+// (docs/decisions.md, "Lease times from the database clock").
+//
 // Other instances' writes: each Write sends NOTIFY livechat_conversation
 // with the ids of the conversations it wrote, delivered at commit; a
 // listener connection hears them and calls WatchOtherWriters' callback for
@@ -26,6 +33,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -46,10 +54,17 @@ using pg::PgQueries;
 
 // Any constant unique to livechat; every instance takes the same.
 const std::string kBeginWrite = std::string("BEGIN ISOLATION LEVEL READ COMMITTED; ") + pg::kWriteLock;
-constexpr const char* kBeginRead = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+const std::string kBeginRead = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 constexpr const char* kChannel = "livechat_conversation";
 
 using storage::InvokeGuarded;
+
+constexpr std::int64_t kUnknownSkew = INT64_MIN;
+// Two readings of one clock a round trip apart differ by a millisecond now
+// and then; a skew measured within this of the one in use keeps it, so that
+// a time an instance wrote reads back as written. A clock stepped further
+// (NTP) is followed at once.
+constexpr std::int64_t kSkewJitterMillis = 5;
 
 class PostgresStore final : public Store {
  public:
@@ -81,6 +96,9 @@ class PostgresStore final : public Store {
     return nullptr;
   }
 
+  // Begins a read (beginRead_) or write (beginWrite_) transaction on `conn`
+  // and sets its lease clock skew (pg_connection.h).
+  Status Begin(Connection& conn, const std::string& begin);
   // A broken connection (server restart, network) is replaced before use.
   Status Ensure(std::unique_ptr<Connection>& conn);
   Result<std::unique_ptr<Connection>*> CheckoutReader();
@@ -97,6 +115,12 @@ class PostgresStore final : public Store {
   Status RunInSavepoint(Connection& conn, const std::function<Status(StoreWriter&)>& fn, bool& broken);
 
   std::string url_;
+  bool onDatabaseClock_ = true;
+  const Clock* clock_ = nullptr;
+  // On the database's clock, each ends by reading it.
+  std::string beginRead_, beginWrite_;
+  // The skew in use (kUnknownSkew before the first transaction).
+  std::atomic<std::int64_t> skew_{kUnknownSkew};
   std::mutex writeMu_;
   std::unique_ptr<Connection> writer_;
   std::atomic<int> writerPid_{0};
@@ -119,6 +143,11 @@ thread_local std::vector<PostgresStore::Held> PostgresStore::held_;
 Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& options) {
   std::unique_ptr<PostgresStore> store(new PostgresStore());
   store->url_ = options.url;
+  store->onDatabaseClock_ = options.leaseClock == PostgresOptions::LeaseClock::kDatabase;
+  store->clock_ = options.clock != nullptr ? options.clock : Clock::Default();
+  const std::string readClock = store->onDatabaseClock_ ? "; SELECT livechat_now_ms()" : "";
+  store->beginRead_ = kBeginRead + readClock;
+  store->beginWrite_ = kBeginWrite + readClock;
   PostgresStore* self = store.get();
   store->batcher_ = std::make_unique<storage::WriteBatcher>(
       [self](const std::vector<storage::WriteBatcher::Pending*>& batch) { self->RunBatch(batch); }, options.metrics);
@@ -135,6 +164,26 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
 }
 
 PostgresStore::~PostgresStore() { WatchOtherWriters(nullptr); }
+
+Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
+  if (!onDatabaseClock_) {
+    conn.setLeaseClockSkew(0);
+    return conn.Exec(begin);
+  }
+  // The database's clock is read last, once the write lock is held; the
+  // callers' clock is read when the answer arrives, so the skew is off by
+  // the answer's travel time at most (well under a millisecond on one
+  // network, against leases of seconds).
+  LC_ASSIGN_OR_RETURN(std::int64_t databaseNow, conn.ExecInt(begin));
+  const std::int64_t measured = databaseNow - clock_->NowMillis();
+  std::int64_t skew = skew_.load();
+  if (skew == kUnknownSkew || measured > skew + kSkewJitterMillis || measured < skew - kSkewJitterMillis) {
+    skew = measured;
+    skew_.store(skew);
+  }
+  conn.setLeaseClockSkew(skew);
+  return Status::Ok();
+}
 
 Status PostgresStore::Ensure(std::unique_ptr<Connection>& conn) {
   if (conn && conn->Ok()) return Status::Ok();
@@ -169,7 +218,7 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
   auto run = [&]() -> Status {
     LC_RETURN_IF_ERROR(Ensure(*slot));
     Connection& conn = **slot;
-    LC_RETURN_IF_ERROR(conn.Exec(kBeginRead));
+    LC_RETURN_IF_ERROR(Begin(conn, beginRead_));
     Status st;
     {
       HoldGuard guard(this, &conn, false);
@@ -216,8 +265,8 @@ Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   LC_RETURN_IF_ERROR(Ensure(writer_));
   writerPid_ = writer_->BackendPid();
   Connection& conn = *writer_;
-  LC_RETURN_IF_ERROR(conn.Exec(kBeginWrite));
-  Status st = RunFn(conn, fn);
+  Status st = Begin(conn, beginWrite_);
+  if (st.ok()) st = RunFn(conn, fn);
   if (st.ok()) {
     // COMMIT checks the deferred foreign keys and can fail.
     st = conn.Exec("COMMIT");
@@ -254,7 +303,7 @@ void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>&
       batch, {[&]() -> Status {
                 LC_RETURN_IF_ERROR(Ensure(writer_));
                 writerPid_ = writer_->BackendPid();
-                return writer_->Exec(kBeginWrite);
+                return Begin(*writer_, beginWrite_);
               },
               [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) {
                 return RunInSavepoint(*writer_, fn, broken);

@@ -23,6 +23,10 @@ struct SqliteDialect {
   // per conversation: conv_rid, score (higher is better), src, hit_ref.
   // Removes a catalog item's full-text row (catalog_fts shares its rowid).
   static constexpr const char* kDeleteCatalogText = "DELETE FROM catalog_fts WHERE rowid = ?1";
+  // Lease and due times are the callers' as they are: a SQLite database is
+  // shared by the processes of one host only, which read one clock.
+  static Millis ToLeaseClock(Connection&, Millis t) { return t; }
+  static Millis FromLeaseClock(Connection&, Millis t) { return t; }
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
