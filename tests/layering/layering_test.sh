@@ -54,8 +54,13 @@ rest storage/common/json_columns.h refused
 mcp http/json_body.h ok
 mcp core/catalog_format.h refused
 mcp rest/rest_request.h refused
-graphql http/json_body.h ok
+graphql graphql/parser.h ok
+graphql http/json_body.h refused
 graphql core/token_buckets.h refused
+graphql_api graphql/parser.h ok
+graphql_api http/json_body.h ok
+graphql_api core/token_buckets.h refused
+rest graphql/parser.h refused
 storefront http/json_body.h ok
 storefront rest/rest_routes.h refused
 storefront core/rate_limiter.h refused

@@ -5,7 +5,8 @@
 //
 // Build with clang (see docs/graphql.md, "Fuzzing"):
 //   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ilib -Itests \
-//     tests/graphql/fuzz/graphql_fuzzer.cc lib/graphql/*.cc <livechat_core, livechat_http> -lsodium -lfmt
+//     tests/graphql/fuzz/graphql_fuzzer.cc lib/graphql/*.cc lib/base/*.cc
+// (the engine and the base layer alone: nothing of core, http or storage)
 // Run:  ./graphql_fuzzer tests/graphql/fuzz/corpus -max_len=4096
 #include <cstddef>
 #include <cstdint>
