@@ -8,7 +8,8 @@
 // (Knowledge*), store_visitor_sessions_conformance (VisitorSession*),
 // store_files_conformance (FileRecord*), store_summary_jobs_conformance
 // (SummaryJob*), store_privacy_conformance (Compliance* and the contact
-// lookups and deletes redaction needs).
+// lookups and deletes redaction needs), store_idempotency_conformance
+// (Idempotency*).
 #include <algorithm>
 #include <set>
 #include <string>
