@@ -673,18 +673,9 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     out_.clear();
     AppendHead(out_, response_, close_, /*chunked=*/false, response_.body.size(), http10_ && !close_);
     const bool noBody = method_ == "HEAD" || response_.status == 204 || response_.status == 304;
-    if (!noBody) {
-      // Small answers go out in one write; a large body is sent from its
-      // own buffer without a copy.
-      if (response_.body.size() <= 16 * 1024) {
-        out_ += response_.body;
-        bodyLeft_ = {};
-      } else {
-        bodyLeft_ = response_.body;
-      }
-    } else {
-      bodyLeft_ = {};
-    }
+    // The body is sent from its own buffer, never copied: WriteSlice writes
+    // it together with the head.
+    bodyLeft_ = noBody ? std::string_view() : std::string_view(response_.body);
     headLeft_ = out_;
     WriteSlice();
   }
@@ -692,18 +683,20 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
   // Each piece of at most kWriteSlice bytes must be taken within
   // writeTimeout: a slow but steady reader gets a large file, a reader that
   // stopped is closed.
+  // The head goes out with the body's first slice: one write, not two.
   void WriteSlice() {
-    std::string_view& left = !headLeft_.empty() ? headLeft_ : bodyLeft_;
-    if (left.empty()) return Written(beast::error_code{});
-    const std::size_t n = std::min(left.size(), kWriteSlice);
+    if (headLeft_.empty() && bodyLeft_.empty()) return Written(beast::error_code{});
+    const std::size_t head = headLeft_.size();
+    const std::size_t body = std::min(bodyLeft_.size(), kWriteSlice);
+    const std::array<net::const_buffer, 2> pieces{net::buffer(headLeft_.data(), head),
+                                                  net::buffer(bodyLeft_.data(), body)};
     stream_.expires_after(opts().writeTimeout);
-    net::async_write(stream_, net::buffer(left.data(), n),
-                     [self = shared_from_this(), n](beast::error_code ec, std::size_t) {
-                       if (ec) return self->Written(ec);
-                       std::string_view& l = !self->headLeft_.empty() ? self->headLeft_ : self->bodyLeft_;
-                       l.remove_prefix(n);
-                       self->WriteSlice();
-                     });
+    net::async_write(stream_, pieces, [self = shared_from_this(), head, body](beast::error_code ec, std::size_t) {
+      if (ec) return self->Written(ec);
+      self->headLeft_.remove_prefix(head);
+      self->bodyLeft_.remove_prefix(body);
+      self->WriteSlice();
+    });
   }
 
   void Written(beast::error_code ec) {

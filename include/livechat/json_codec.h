@@ -17,6 +17,10 @@ enum class JsonView { kList, kDetail };
 
 std::string ToJson(const Conversation& c, JsonView view);
 std::string ToJson(const Message& m, JsonView view);
+// The same JSON appended to `out`: a page of records written into the one
+// response buffer.
+void AppendJson(std::string& out, const Conversation& c, JsonView view);
+void AppendJson(std::string& out, const Message& m, JsonView view);
 std::string ToJson(const Customer& c);
 std::string ToJson(const Member& m);
 std::string ToJson(const Note& n);

@@ -1,8 +1,10 @@
 #include "livechat/base/json_text.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace livechat {
 namespace {
@@ -23,33 +25,148 @@ constexpr std::array<char, 256> MakeEscapes() {
 }
 constexpr std::array<char, 256> kEscapes = MakeEscapes();
 
-void Append2(std::string& out, unsigned v) {
-  out.push_back(static_cast<char>('0' + v / 10));
-  out.push_back(static_cast<char>('0' + v % 10));
+// The first byte of `s` at or after `from` that needs an escape, or s.size().
+std::size_t SafeRunEnd(std::string_view s, std::size_t from) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  std::size_t i = from;
+  while (i < s.size() && kEscapes[p[i]] == 0) ++i;
+  return i;
+}
+
+char* Put2(char* p, unsigned v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+  return p + 2;
+}
+
+struct CivilDate {
+  std::int64_t year;
+  unsigned month, day;
+};
+
+// Howard Hinnant's civil_from_days: no gmtime, no TZ, no lock.
+CivilDate CivilFromDays(std::int64_t days) {
+  days += 719468;
+  const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(days - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned day = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned month = mp < 10 ? mp + 3 : mp - 9;
+  return {static_cast<std::int64_t>(yoe) + era * 400 + (month <= 2), month, day};
+}
+
+// The date part of the last time formatted on this thread: the times of a
+// page of records mostly fall on a handful of days.
+struct DateCache {
+  std::int64_t days = INT64_MIN;
+  char text[10] = {};
+};
+thread_local DateCache tDate;
+
+// Writes the time at `p` (at most 36 bytes) and returns its end.
+char* FormatIso8601(char* p, std::int64_t unixMillis) {
+  std::int64_t secs = unixMillis / 1000;
+  int ms = static_cast<int>(unixMillis % 1000);
+  if (ms < 0) {
+    ms += 1000;
+    secs -= 1;
+  }
+  std::int64_t days = secs / 86400;
+  std::int64_t rem = secs % 86400;
+  if (rem < 0) {
+    rem += 86400;
+    days -= 1;
+  }
+  char* const start = p;
+  DateCache& cache = tDate;
+  if (days == cache.days) {
+    std::memcpy(p, cache.text, 10);
+    p += 10;
+  } else {
+    const CivilDate d = CivilFromDays(days);
+    const bool fourDigits = d.year >= 0 && d.year <= 9999;
+    if (fourDigits) {
+      const auto y = static_cast<unsigned>(d.year);
+      p = Put2(Put2(p, y / 100), y % 100);
+    } else {
+      p = std::to_chars(p, p + 12, d.year).ptr;  // outside what ISO 8601's four digits hold; never stored
+    }
+    *p++ = '-';
+    p = Put2(p, d.month);
+    *p++ = '-';
+    p = Put2(p, d.day);
+    if (fourDigits) {
+      std::memcpy(cache.text, start, 10);
+      cache.days = days;
+    }
+  }
+  *p++ = 'T';
+  const auto r = static_cast<unsigned>(rem);
+  p = Put2(p, r / 3600);
+  *p++ = ':';
+  p = Put2(p, r / 60 % 60);
+  *p++ = ':';
+  p = Put2(p, r % 60);
+  *p++ = '.';
+  *p++ = static_cast<char>('0' + ms / 100);
+  p = Put2(p, static_cast<unsigned>(ms % 100));
+  *p++ = 'Z';
+  return p;
 }
 
 }  // namespace
 
+char* AppendJsonSpace(std::string& out, std::size_t n) {
+  const std::size_t size = out.size();
+  // Doubling, so appending piece by piece stays linear (reserve alone would
+  // grow to the exact size asked).
+  if (out.capacity() - size < n) out.reserve(std::max(size + n, 2 * out.capacity()));
+  out.resize(size + n);
+  return out.data() + size;
+}
+
 void AppendJsonString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  std::size_t run = 0;  // start of the bytes not yet copied
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  std::size_t safe = SafeRunEnd(s, 0);
+  if (safe == s.size()) {
+    // Most strings need no escape: one copy between the quotes.
+    char* p = AppendJsonSpace(out, s.size() + 2);
+    *p++ = '"';
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
+    return;
+  }
+  // The exact escaped size first (\u00XX adds five bytes, the others one),
+  // so the buffer grows once.
+  std::size_t size = s.size() + 2;
+  for (std::size_t i = safe; i < s.size(); ++i) {
+    const char e = kEscapes[static_cast<unsigned char>(s[i])];
+    size += e == 0 ? 0 : e == 'u' ? 5 : 1;
+  }
+  char* p = AppendJsonSpace(out, size);
+  *p++ = '"';
+  std::memcpy(p, s.data(), safe);
+  p += safe;
+  std::size_t i = safe;
+  while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
     const char e = kEscapes[c];
-    if (e == 0) continue;
-    out.append(s.data() + run, i - run);  // copy runs whole, not byte by byte
-    run = i + 1;
-    out.push_back('\\');
-    out.push_back(e);
+    *p++ = '\\';
+    *p++ = e;
     if (e == 'u') {
-      out += "00";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+      *p++ = '0';
+      *p++ = '0';
+      *p++ = kHex[c >> 4];
+      *p++ = kHex[c & 15];
     }
+    const std::size_t end = SafeRunEnd(s, i + 1);
+    std::memcpy(p, s.data() + i + 1, end - i - 1);  // runs whole, not byte by byte
+    p += end - i - 1;
+    i = end;
   }
-  out.append(s.data() + run, s.size() - run);
-  out.push_back('"');
+  *p = '"';
 }
 
 void AppendJsonInt(std::string& out, std::int64_t v) {
@@ -68,52 +185,95 @@ void AppendJsonDouble(std::string& out, double v) {
   out.append(buf, res.ptr);
 }
 
-void AppendIso8601(std::string& out, std::int64_t unixMillis) {
-  std::int64_t secs = unixMillis / 1000;
-  int ms = static_cast<int>(unixMillis % 1000);
-  if (ms < 0) {
-    ms += 1000;
-    secs -= 1;
-  }
-  std::int64_t days = secs / 86400;
-  std::int64_t rem = secs % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    days -= 1;
-  }
-  // Howard Hinnant's civil_from_days: no gmtime, no TZ, no lock.
-  days += 719468;
-  const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned day = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned month = mp < 10 ? mp + 3 : mp - 9;
-  const std::int64_t year = static_cast<std::int64_t>(yoe) + era * 400 + (month <= 2);
+namespace {
 
-  if (year >= 0 && year <= 9999) {
-    const auto y = static_cast<unsigned>(year);
-    Append2(out, y / 100);
-    Append2(out, y % 100);
-  } else {
-    AppendJsonInt(out, year);  // outside what ISO 8601's four digits hold; never stored
+// Writes `,"k":` (no comma when !comma) at `p` and returns its end, for a key
+// that needs no escape and fits a member buffer.
+char* PutKey(char* p, std::string_view k, bool comma) {
+  if (comma) *p++ = ',';
+  *p++ = '"';
+  std::memcpy(p, k.data(), k.size());
+  p += k.size();
+  *p++ = '"';
+  *p++ = ':';
+  return p;
+}
+
+// A key short enough for a member written from a stack buffer in one append:
+// the writers' keys are all literals of a few letters.
+constexpr std::size_t kShortKey = 64;
+bool IsPlainKey(std::string_view k) { return k.size() <= kShortKey && SafeRunEnd(k, 0) == k.size(); }
+
+}  // namespace
+
+void AppendJsonKey(std::string& out, std::string_view k, bool comma) {
+  if (!IsPlainKey(k)) {
+    if (comma) out.push_back(',');
+    AppendJsonString(out, k);
+    out.push_back(':');
+    return;
   }
-  out.push_back('-');
-  Append2(out, month);
-  out.push_back('-');
-  Append2(out, day);
-  out.push_back('T');
-  const auto r = static_cast<unsigned>(rem);
-  Append2(out, r / 3600);
-  out.push_back(':');
-  Append2(out, r / 60 % 60);
-  out.push_back(':');
-  Append2(out, r % 60);
-  out.push_back('.');
-  out.push_back(static_cast<char>('0' + ms / 100));
-  Append2(out, static_cast<unsigned>(ms % 100));
-  out.push_back('Z');
+  char buf[kShortKey + 4];
+  out.append(buf, PutKey(buf, k, comma));
+}
+
+void AppendJsonMember(std::string& out, std::string_view k, bool comma, std::string_view json) {
+  if (!IsPlainKey(k) || json.size() > 32) {
+    AppendJsonKey(out, k, comma);
+    out.append(json);
+    return;
+  }
+  char buf[kShortKey + 4 + 32];
+  char* p = PutKey(buf, k, comma);
+  std::memcpy(p, json.data(), json.size());
+  out.append(buf, p + json.size());
+}
+
+void AppendJsonStringMember(std::string& out, std::string_view k, bool comma, std::string_view v) {
+  if (!IsPlainKey(k) || SafeRunEnd(v, 0) != v.size()) {
+    AppendJsonKey(out, k, comma);
+    AppendJsonString(out, v);
+    return;
+  }
+  // The usual case: key and value in one piece.
+  char* p = AppendJsonSpace(out, k.size() + v.size() + (comma ? 6 : 5));
+  p = PutKey(p, k, comma);
+  *p++ = '"';
+  if (!v.empty()) std::memcpy(p, v.data(), v.size());
+  p[v.size()] = '"';
+}
+
+void AppendJsonIntMember(std::string& out, std::string_view k, bool comma, std::int64_t v) {
+  char buf[24];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  AppendJsonMember(out, k, comma, std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
+}
+
+void AppendJsonTimeMember(std::string& out, std::string_view k, bool comma, std::int64_t unixMillis) {
+  if (!IsPlainKey(k)) {
+    AppendJsonKey(out, k, comma);
+    AppendJsonTime(out, unixMillis);
+    return;
+  }
+  char buf[kShortKey + 4 + 40];
+  char* p = PutKey(buf, k, comma);
+  *p++ = '"';
+  p = FormatIso8601(p, unixMillis);
+  *p++ = '"';
+  out.append(buf, p);
+}
+
+void AppendIso8601(std::string& out, std::int64_t unixMillis) {
+  char buf[40];
+  out.append(buf, FormatIso8601(buf, unixMillis));
+}
+
+void AppendJsonTime(std::string& out, std::int64_t unixMillis) {
+  char buf[40];
+  buf[0] = '"';
+  char* end = FormatIso8601(buf + 1, unixMillis);
+  *end++ = '"';
+  out.append(buf, end);
 }
 
 }  // namespace livechat

@@ -13,18 +13,18 @@ std::string StringMapJson(const std::map<std::string, std::string>& m) {
   return out;
 }
 
-std::string LastMessageJson(const LastMessage& m) {
-  return JsonObject().Str("text", m.text).Str("senderType", m.senderType).Time("createdAt", m.createdAt).Done();
-}
-
 }  // namespace
 
-std::string ToJson(const Conversation& c, JsonView view) {
+void AppendJson(std::string& out, const Conversation& c, JsonView view) {
   const bool detail = view == JsonView::kDetail;
-  JsonObject w;
+  JsonObject w(out);
   w.Str("id", c.id).Str("firestoreId", c.firestoreId);
   if (c.pgConvoId) {
-    w.Str("pgConvoId", std::to_string(*c.pgConvoId));
+    // The contract types it a string: the number's decimal digits, quoted.
+    std::string& f = w.Field("pgConvoId");
+    f.push_back('"');
+    AppendJsonInt(f, *c.pgConvoId);
+    f.push_back('"');
   } else {
     w.Null("pgConvoId");
   }
@@ -50,22 +50,36 @@ std::string ToJson(const Conversation& c, JsonView view) {
   w.Strings("channels", c.channels).Strings("tags", c.tags).Int("messageCount", c.messageCount);
   if (detail) w.Int("unreadCount", std::int64_t{0});
   if (c.lastMessage) {
-    w.Raw("lastMessage", LastMessageJson(*c.lastMessage), "null");
+    JsonObject m(w.Field("lastMessage"));
+    m.Str("text", c.lastMessage->text).Str("senderType", c.lastMessage->senderType);
+    m.Time("createdAt", c.lastMessage->createdAt).End();
   } else {
     w.Null("lastMessage");
   }
   w.Time("lastActive", c.lastActive).Time("createdAt", c.createdAt).Time("updatedAt", c.updatedAt);
   // Not in the spec's table: the label a redacted contact's conversations
   // carry (spec rule 8), so a reader can tell cleared fields from unknown ones.
-  w.Bool("isRedacted", c.redactedAt.has_value());
-  return w.Done();
+  w.Bool("isRedacted", c.redactedAt.has_value()).End();
 }
 
-std::string ToJson(const Message& m, JsonView view) {
-  JsonObject w;
+std::string ToJson(const Conversation& c, JsonView view) {
+  std::string out;
+  AppendJson(out, c, view);
+  return out;
+}
+
+void AppendJson(std::string& out, const Message& m, JsonView view) {
+  JsonObject w(out);
   // Spec: "message UUID, or numeric id when no UUID exists".
-  w.Str("id", m.id.empty() ? std::to_string(m.seq) : m.id)
-      .Str("text", m.text)
+  if (m.id.empty()) {
+    std::string& f = w.Field("id");
+    f.push_back('"');
+    AppendJsonInt(f, m.seq);
+    f.push_back('"');
+  } else {
+    w.Str("id", m.id);
+  }
+  w.Str("text", m.text)
       .Str("senderName", m.senderName)
       // Not in the spec's 20-field table, but the spec says a message
       // "carries a senderType value in webhook payloads and reads".
@@ -85,8 +99,14 @@ std::string ToJson(const Message& m, JsonView view) {
       .Raw("chatbotFaqs", m.chatbotFaqsJson, "[]")
       .Raw("files", m.filesJson, "[]")
       .Raw("replyMessage", m.replyMessageJson.value_or(""), "null")
-      .Time("createdAt", m.createdAt);
-  return w.Done();
+      .Time("createdAt", m.createdAt)
+      .End();
+}
+
+std::string ToJson(const Message& m, JsonView view) {
+  std::string out;
+  AppendJson(out, m, view);
+  return out;
 }
 
 std::string ToJson(const Customer& c) {

@@ -40,6 +40,11 @@ std::string DataEnvelope(std::string_view dataJson) {
 std::string PagedEnvelope(std::string_view itemsJson, const std::optional<std::string>& nextCursor, bool hasMore) {
   std::string out = "{\"data\":";
   out += itemsJson;
+  AppendPaging(out, nextCursor, hasMore);
+  return out;
+}
+
+void AppendPaging(std::string& out, const std::optional<std::string>& nextCursor, bool hasMore) {
   out += ",\"paging\":{\"nextCursor\":";
   if (nextCursor) {
     AppendJsonString(out, *nextCursor);
@@ -49,7 +54,6 @@ std::string PagedEnvelope(std::string_view itemsJson, const std::optional<std::s
   out += ",\"hasMore\":";
   out += hasMore ? "true" : "false";
   out += "}}";
-  return out;
 }
 
 }  // namespace livechat::rest

@@ -1,8 +1,12 @@
 // The base layer: UTF-8, JSON text and the JSON writer every surface uses.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "livechat/base/json_text.h"
@@ -22,6 +26,51 @@ std::string Quoted(std::string_view v) {
   AppendJsonString(s, v);
   return s;
 }
+
+// The writers as they were before they wrote in pieces (a byte at a time,
+// civil_from_days for every time): the fast ones must give the same bytes.
+std::string ReferenceQuoted(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out.push_back(kHex[c >> 4]);
+          out.push_back(kHex[c & 15]);
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+// The standard library's calendar (years -32767 to 32767).
+std::string ReferenceIso(std::int64_t unixMillis) {
+  using namespace std::chrono;
+  const sys_time<milliseconds> t{milliseconds{unixMillis}};
+  const sys_days day = floor<days>(t);
+  const year_month_day ymd{day};
+  const auto ms = (t - day).count();
+  const int y = static_cast<int>(ymd.year());
+  char buf[64];
+  std::snprintf(buf, sizeof buf, y >= 0 && y <= 9999 ? "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ" : "%d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+                y, static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                static_cast<int>(ms / 3600000), static_cast<int>(ms / 60000 % 60), static_cast<int>(ms / 1000 % 60),
+                static_cast<int>(ms % 1000));
+  return buf;
+}
 }  // namespace
 
 TEST_CASE("AppendIso8601 formats UTC with milliseconds, without the C library") {
@@ -35,6 +84,35 @@ TEST_CASE("AppendIso8601 formats UTC with milliseconds, without the C library") 
   CHECK(Iso(4102444800000 - 1) == "2099-12-31T23:59:59.999Z");
 }
 
+TEST_CASE("AppendIso8601: the years it cannot write in four digits, and the day it remembers") {
+  CHECK(Iso(-62167219200000) == "0000-01-01T00:00:00.000Z");   // the first four-digit year
+  CHECK(Iso(-62167219200001) == "-1-12-31T23:59:59.999Z");     // before it: the year as a number
+  CHECK(Iso(253402300800000) == "10000-01-01T00:00:00.000Z");  // after the last one
+  CHECK(Iso(1709164800000) == "2024-02-29T00:00:00.000Z");     // leap day
+  CHECK(Iso(4107542400000) == "2100-03-01T00:00:00.000Z");     // 2100 has no 29 February
+  // The same day twice, another day, then the first again: the date part
+  // kept from one call is never another day's.
+  CHECK(Iso(1795532691123) == "2026-11-24T15:04:51.123Z");
+  CHECK(Iso(1795532691124) == "2026-11-24T15:04:51.124Z");
+  CHECK(Iso(1795532691123 + 86400000) == "2026-11-25T15:04:51.123Z");
+  CHECK(Iso(253402300800000) == "10000-01-01T00:00:00.000Z");
+  CHECK(Iso(1795532691123) == "2026-11-24T15:04:51.123Z");
+  std::string quoted = "x";
+  AppendJsonTime(quoted, 0);
+  CHECK(quoted == "x\"1970-01-01T00:00:00.000Z\"");
+  CHECK(Iso(std::numeric_limits<std::int64_t>::max()) == "292278994-08-17T07:12:55.807Z");
+  CHECK(Iso(std::numeric_limits<std::int64_t>::min()) == "-292275055-05-16T16:47:04.192Z");
+  const std::int64_t edges[] = {-86400000, -86399999, 86399999, 86400000, 946684799999, 946684800000};
+  for (std::int64_t ms : edges) CHECK(Iso(ms) == ReferenceIso(ms));
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<std::int64_t> anyTime(-100'000'000'000'000, 300'000'000'000'000);
+  for (int i = 0; i < 20000; ++i) {
+    // Runs of nearby times (the cached day) between jumps.
+    const std::int64_t ms = i % 4 == 0 ? anyTime(rng) : anyTime(rng) % 1000 + 1795532691123;
+    REQUIRE(Iso(ms) == ReferenceIso(ms));
+  }
+}
+
 TEST_CASE("AppendJsonString escapes what JSON requires and passes UTF-8 through") {
   CHECK(Quoted("") == "\"\"");
   CHECK(Quoted("plain") == "\"plain\"");
@@ -46,6 +124,26 @@ TEST_CASE("AppendJsonString escapes what JSON requires and passes UTF-8 through"
   std::string out = "x";
   AppendJsonString(out, "y");
   CHECK(out == "x\"y\"");  // appends, never replaces
+  CHECK(Quoted("\x7f") == "\"\x7f\"");      // DEL is not a control JSON escapes
+  CHECK(Quoted("a\x1f") == "\"a\\u001f\"");  // an escape as the last byte
+  CHECK(Quoted("\"") == "\"\\\"\"");          // only an escape
+  CHECK(Quoted("\"\"ab\\") == "\"\\\"\\\"ab\\\\\"");
+}
+
+TEST_CASE("AppendJsonString gives the bytes the byte-at-a-time escaper gave") {
+  std::mt19937 rng(17);
+  // Mostly plain text with the odd byte that needs an escape, runs of them,
+  // UTF-8, and strings long enough to grow the buffer.
+  const std::string alphabet = std::string("abc XYZ</script>\xC3\xA9\xF0\x9F\x98\x80\x7f\"\\\n\r\t\b\f\x01\x1f") +
+                               std::string(1, '\0');
+  for (int i = 0; i < 5000; ++i) {
+    std::string s;
+    const int n = static_cast<int>(rng() % (i % 50 == 0 ? 5000 : 40));
+    for (int j = 0; j < n; ++j) s.push_back(alphabet[rng() % alphabet.size()]);
+    std::string out = "prefix";
+    AppendJsonString(out, s);
+    REQUIRE(out == "prefix" + ReferenceQuoted(s));
+  }
 }
 
 TEST_CASE("numbers: shortest round-trip doubles, null for what JSON cannot carry") {
@@ -132,6 +230,35 @@ TEST_CASE("JsonObject writes every kind of member, null for an absent optional")
         "\"t\":\"1970-01-01T00:00:00.000Z\",\"nt\":null,\"a\":[\"x\",\"y\\n\"],\"r\":{\"k\":1},\"e\":[],"
         "\"k\\\"ey\":\"v\"}");
   CHECK(JsonObject().Done() == "{}");
+  // Written into the caller's buffer, nested, after what it holds.
+  std::string into = "[1,";
+  JsonObject outer(into);
+  outer.Int("a", 1);
+  JsonObject inner(outer.Field("in"));
+  inner.Str("b", "c").Time("t", 86400000).End();
+  outer.Null("z").End();
+  into.push_back(']');
+  CHECK(into == "[1,{\"a\":1,\"in\":{\"b\":\"c\",\"t\":\"1970-01-02T00:00:00.000Z\"},\"z\":null}]");
+  std::string empty;
+  JsonObject(empty).End();
+  CHECK(empty == "{}");
+  // Each kind of member with a key too long for the one-piece path, and
+  // with one that needs escaping, gives what key-then-value gives.
+  const std::string longKey(70, 'k');
+  for (const std::string& key : {std::string("n"), longKey, std::string("q\"\n")}) {
+    const std::string k = ReferenceQuoted(key) + ":";
+    CHECK(JsonObject()
+              .Int(key, std::numeric_limits<std::int64_t>::min())
+              .Str(key, "a\tb")
+              .Str(key, std::string(40, 'x'))
+              .Bool(key, false)
+              .Null(key)
+              .Time(key, -1)
+              .Raw(key, std::string(40, '1'))
+              .Done() == "{" + k + "-9223372036854775808," + k + "\"a\\tb\"," + k + "\"" + std::string(40, 'x') +
+                             "\"," + k + "false," + k + "null," + k + "\"1969-12-31T23:59:59.999Z\"," + k +
+                             std::string(40, '1') + "}");
+  }
   std::string map;
   AppendJsonStringMap(map, {{"b", "2"}, {"a", "1"}});
   CHECK(map == "{\"a\":\"1\",\"b\":\"2\"}");

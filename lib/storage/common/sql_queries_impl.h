@@ -505,9 +505,12 @@ Result<std::optional<T>> FetchOne(St& st, F read) {
   return std::optional<T>(std::move(value));
 }
 
+// `expected`: the rows a LIMIT allows, reserved up front so a page's
+// records are not moved again each time the vector grows.
 template <typename T, typename St, typename F>
-Result<std::vector<T>> FetchAll(St& st, F read) {
+Result<std::vector<T>> FetchAll(St& st, F read, std::int64_t expected = 0) {
   std::vector<T> out;
+  if (expected > 0) out.reserve(static_cast<std::size_t>(std::min<std::int64_t>(expected, 1000)));
   for (;;) {
     LC_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return out;
@@ -850,12 +853,13 @@ void BindConversationFilters(Statement& st, const ConversationQuery& q) {
 template <class D>
 Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const ConversationQuery& q) {
   if (q.limit <= 0) return std::vector<Conversation>();
-  std::string sql = kConversations.Select() + "WHERE shop_id = :shop" + ConversationFilterSql(q, D::kTagsOf);
+  static const std::string select = kConversations.Select() + "WHERE shop_id = :shop";
+  std::string sql = select + ConversationFilterSql(q, D::kTagsOf);
   if (q.after) sql += " AND (sort_active, pg_convo_id) < (:after_active, :after_pg)";
   sql += " ORDER BY sort_active DESC, pg_convo_id DESC LIMIT :limit";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindConversationFilters(st, q);
-  return FetchAll<Conversation>(st, ReadConversation);
+  return FetchAll<Conversation>(st, ReadConversation, q.limit);
 }
 
 // The backend finds the matching texts (D::kConversationHits: one row per
@@ -1045,7 +1049,8 @@ Result<std::vector<TagCount>> SqlQueries<D>::ListTagCatalog(const std::string& s
 template <class D>
 Result<std::vector<Message>> SqlQueries<D>::ListMessages(const MessageQuery& q) {
   if (q.limit <= 0) return std::vector<Message>();
-  std::string sql = kMessages.Select() + "WHERE shop_id = :shop AND conversation_id = :conv";
+  static const std::string select = kMessages.Select() + "WHERE shop_id = :shop AND conversation_id = :conv";
+  std::string sql = select;
   if (q.afterSeq) sql += q.descending ? " AND seq < :after" : " AND seq > :after";
   if (!q.includeDeleted) sql += " AND is_deleted = 0";
   if (!q.includeNotes) sql += " AND is_note = 0";
@@ -1055,7 +1060,7 @@ Result<std::vector<Message>> SqlQueries<D>::ListMessages(const MessageQuery& q) 
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Named(":shop", q.shopId).Named(":conv", q.conversationId).Named(":limit", q.limit);
   if (q.afterSeq) st.Named(":after", *q.afterSeq);
-  return FetchAll<Message>(st, ReadMessage);
+  return FetchAll<Message>(st, ReadMessage, q.limit);
 }
 
 template <class D>

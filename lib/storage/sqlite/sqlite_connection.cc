@@ -160,6 +160,11 @@ Result<Statement> Connection::Prepare(std::string_view sql) {
   return Statement(db_, it->second);
 }
 
+Status Connection::Run(std::string_view sql) {
+  LC_ASSIGN_OR_RETURN(Statement st, Prepare(sql));
+  return st.Run();
+}
+
 Result<std::int64_t> Connection::QueryInt(const char* sql) {
   LC_ASSIGN_OR_RETURN(Statement st, Prepare(sql));
   LC_ASSIGN_OR_RETURN(bool row, st.Step());

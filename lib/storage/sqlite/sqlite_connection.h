@@ -47,6 +47,11 @@ class Connection {
   // Statements must not share one SQL text.
   Result<Statement> Prepare(std::string_view sql);
 
+  // Runs the cached statement for `sql`, which returns no rows: for what
+  // runs on every request (a read's BEGIN and COMMIT), parsed once per
+  // connection instead of on every call as Exec does.
+  Status Run(std::string_view sql);
+
   // A single integer from a query such as "PRAGMA user_version".
   Result<std::int64_t> QueryInt(const char* sql);
 

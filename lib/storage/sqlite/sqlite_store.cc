@@ -157,13 +157,13 @@ void SqliteStore::ReturnReader(Connection* conn) {
 
 Status SqliteStore::RunRead(Connection& conn, const std::function<Status(Connection&)>& fn) {
   // Deferred: the snapshot is fixed by the first read and held to COMMIT.
-  LC_RETURN_IF_ERROR(conn.Exec("BEGIN"));
+  LC_RETURN_IF_ERROR(conn.Run("BEGIN"));
   Status st;
   {
     HoldGuard guard(this, &conn, false);
     st = InvokeGuarded(fn, conn, "Store::Read");
   }
-  Status end = conn.Exec("COMMIT");
+  Status end = conn.Run("COMMIT");
   if (!end.ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
   if (!st.ok()) return st;
   return end;
