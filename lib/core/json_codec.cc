@@ -13,6 +13,14 @@ std::string StringMapJson(const std::map<std::string, std::string>& m) {
   return out;
 }
 
+// The contract types these ids as strings: the number's decimal digits, quoted.
+void QuotedInt(JsonObject& w, std::string_view k, std::int64_t v) {
+  std::string& f = w.Field(k);
+  f.push_back('"');
+  AppendJsonInt(f, v);
+  f.push_back('"');
+}
+
 }  // namespace
 
 void AppendJson(std::string& out, const Conversation& c, JsonView view) {
@@ -20,11 +28,7 @@ void AppendJson(std::string& out, const Conversation& c, JsonView view) {
   JsonObject w(out);
   w.Str("id", c.id).Str("firestoreId", c.firestoreId);
   if (c.pgConvoId) {
-    // The contract types it a string: the number's decimal digits, quoted.
-    std::string& f = w.Field("pgConvoId");
-    f.push_back('"');
-    AppendJsonInt(f, *c.pgConvoId);
-    f.push_back('"');
+    QuotedInt(w, "pgConvoId", *c.pgConvoId);
   } else {
     w.Null("pgConvoId");
   }
@@ -72,10 +76,7 @@ void AppendJson(std::string& out, const Message& m, JsonView view) {
   JsonObject w(out);
   // Spec: "message UUID, or numeric id when no UUID exists".
   if (m.id.empty()) {
-    std::string& f = w.Field("id");
-    f.push_back('"');
-    AppendJsonInt(f, m.seq);
-    f.push_back('"');
+    QuotedInt(w, "id", m.seq);
   } else {
     w.Str("id", m.id);
   }
