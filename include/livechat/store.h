@@ -1,7 +1,9 @@
 // The Store seam: where records live. The SQLite store is the embedded default
 // (livechat/sqlite_store.h), the PostgreSQL store serves several instances on
 // one database (livechat/postgres_store.h), and livechat/open_store.h picks
-// one from the database setting. Both pass tests/storage/store_conformance.
+// one from the database setting. Both pass the conformance files of
+// tests/storage (store_*_conformance.cc, one per interface; store_conformance.cc
+// lists them).
 //
 // Every method takes the shop id and touches that shop's rows only: a record
 // of another shop is indistinguishable from a missing one. Methods that look

@@ -7,9 +7,6 @@
 namespace livechat::testing {
 namespace {
 
-const std::string kShopA = "shop-a";
-const std::string kShopB = "shop-b";
-
 PlatformRequest MakeRequest(const std::string& shop, const std::string& id, const std::string& key,
                             const std::string& outcome, Millis at) {
   PlatformRequest r;

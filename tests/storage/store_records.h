@@ -361,4 +361,51 @@ std::vector<std::string> Ids(const std::vector<T>& records) {
   return out;
 }
 
+
+// Helpers the conformance files share.
+inline const std::string kShopA = "shop-a";
+inline const std::string kShopB = "shop-b";
+
+inline ConversationQuery Query(const std::string& shopId, int limit = 100) {
+  ConversationQuery q;
+  q.shopId = shopId;
+  q.limit = limit;
+  return q;
+}
+
+inline std::vector<std::string> ListIds(Store& s, const ConversationQuery& q) {
+  return Ids(Get(s, [&](StoreReader& r) { return r.ListConversations(q); }));
+}
+
+inline MessageQuery Messages(const std::string& shopId, const std::string& conversationId) {
+  MessageQuery q;
+  q.shopId = shopId;
+  q.conversationId = conversationId;
+  q.limit = 100;
+  return q;
+}
+
+inline std::vector<std::string> MessageIds(Store& s, const MessageQuery& q) {
+  return Ids(Get(s, [&](StoreReader& r) { return r.ListMessages(q); }));
+}
+
+// Inserts bare conversations (already listed, pg assigned by the store).
+inline void AddConversations(Store& s, const std::string& shopId, const std::vector<std::string>& ids) {
+  Put(s, [&](StoreWriter& w) -> Status {
+    Millis t = 1000;
+    for (const auto& id : ids) {
+      Conversation c = MakeConversation(shopId, id, t++);
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    }
+    return Status::Ok();
+  });
+}
+
+inline void CheckInternalError(const Status& st) {
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == ErrorCode::kInternal);
+}
+
+using Ids_ = std::vector<std::string>;
+
 }  // namespace livechat::testing

@@ -11,9 +11,6 @@
 namespace livechat::testing {
 namespace {
 
-const std::string kShopA = "shop-a";
-const std::string kShopB = "shop-b";
-
 // More words with one prefix than PostgreSQL expands (kMaxPrefixLexemes in
 // pg_queries.cc is 8): that prefix is searched as a prefix.
 constexpr int kManyWords = 40;

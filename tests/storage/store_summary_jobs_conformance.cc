@@ -5,9 +5,6 @@
 namespace livechat::testing {
 namespace {
 
-const std::string kShopA = "shop-a";
-const std::string kShopB = "shop-b";
-
 void AddConversation(Store& s, const std::string& shopId, const std::string& id) {
   Put(s, [&](StoreWriter& w) -> Status {
     Conversation c = MakeConversation(shopId, id, 1000);

@@ -5,9 +5,6 @@
 namespace livechat::testing {
 namespace {
 
-const std::string kShopA = "shop-a";
-const std::string kShopB = "shop-b";
-
 VisitorSession MakeVisitor(const std::string& shop, const std::string& id, const std::string& tokenHash) {
   VisitorSession v;
   v.id = id;

@@ -9,14 +9,7 @@
 namespace livechat::testing {
 namespace {
 
-const std::string kShopA = "shop-a";
-const std::string kShopB = "shop-b";
 using Names = std::vector<std::string>;
-
-void CheckInternalError(const Status& st) {
-  REQUIRE_FALSE(st.ok());
-  CHECK(st.error().code == ErrorCode::kInternal);
-}
 
 WebhookSubscription MakeSubscription(const std::string& shopId, const std::string& id, Millis createdAt) {
   WebhookSubscription s;
