@@ -140,6 +140,9 @@ inline constexpr std::string_view kStoreWritesRefusing = "livechat_store_writes_
 inline constexpr std::string_view kStoreWritesRefusingHelp =
     "1 while the last store write was refused for full or unreachable storage, 0 once one commits";
 inline constexpr std::string_view kSqliteBusyRetries = "livechat_sqlite_busy_retries_total";
+inline constexpr std::string_view kSqliteCheckpointsBackground = "livechat_sqlite_checkpoints_background_total";
+inline constexpr std::string_view kSqliteCheckpointsWriter = "livechat_sqlite_checkpoints_writer_total";
+inline constexpr std::string_view kSqliteWalPages = "livechat_sqlite_wal_pages";
 inline constexpr std::string_view kEventStreamsOpen = "livechat_event_streams_open";
 inline constexpr std::string_view kStorefrontPollsWaiting = "livechat_storefront_polls_waiting";
 // The HTTP listeners (livechatd), each labelled listener="api|storefront|graphql|admin".

@@ -23,6 +23,15 @@ struct SqliteOptions {
   // below the size it already has). A write that would pass it is refused
   // exactly as on a full disk: kUnavailable, nothing written; reads go on.
   std::int64_t maxDatabaseBytes = 0;
+  // WAL checkpoints (copying committed pages from the -wal file into the
+  // database file, then fsync) run on a thread of their own once the WAL
+  // holds `checkpointPages` pages, so no write waits for one. Should that
+  // thread fall behind a steady stream of writes, the write that brings the
+  // WAL to `writerCheckpointPages` checkpoints itself, as SQLite does by
+  // default, which keeps the WAL bounded. 0 for checkpointPages: every
+  // checkpoint on the writer at 1,000 pages (SQLite's default).
+  int checkpointPages = 1000;
+  int writerCheckpointPages = 8000;
 };
 
 // Opens (creating if needed) and migrates the database to the current schema

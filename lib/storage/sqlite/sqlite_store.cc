@@ -9,12 +9,20 @@
 //
 // Concurrent Writes are committed together (storage/common/write_batcher.h):
 // one transaction, each write in a savepoint of its own.
+//
+// WAL checkpoints run on a Checkpointer thread, not inside a COMMIT: SQLite's
+// default copies 1,000 pages into the database file and fsyncs it in the
+// thread whose commit crossed the mark, and every write queued behind it
+// waits (measured: 13 % of a send's time, and its 183 ms p99 with one sender).
 #include "livechat/sqlite_store.h"
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,6 +39,73 @@ using sqlite::Connection;
 using sqlite::SqliteQueries;
 
 using storage::InvokeGuarded;
+
+// Runs PASSIVE checkpoints on a connection of its own when asked. PASSIVE
+// neither waits for nor blocks readers and the writer; it copies what no
+// reader still needs, and a later request copies the rest.
+class Checkpointer {
+ public:
+  Checkpointer(std::unique_ptr<Connection> conn, Counter* done) : conn_(std::move(conn)), done_(done) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~Checkpointer() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  // Held for the length of each background checkpoint: the writer's own
+  // checkpoint takes it, so it waits for one in progress instead of finding
+  // the checkpoint lock busy and copying nothing.
+  std::mutex& running() { return runningMu_; }
+
+  // Cheap: called from the writer's commit.
+  void Request() {
+    {
+      std::lock_guard lock(mu_);
+      if (wanted_) return;
+      wanted_ = true;
+    }
+    cv_.notify_one();
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || wanted_; });
+      if (stop_) return;
+      wanted_ = false;
+      lock.unlock();
+      {
+        std::lock_guard running(runningMu_);
+        int logFrames = 0, copied = 0;
+        // SQLITE_BUSY: another connection was checkpointing; the next commit
+        // past the mark asks again. Other errors leave the pages in the WAL,
+        // where they are as durable; the writer's own checkpoint bounds it.
+        if (sqlite3_wal_checkpoint_v2(conn_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copied) ==
+                SQLITE_OK &&
+            done_ != nullptr)
+          done_->Inc();
+      }
+      lock.lock();
+    }
+  }
+
+  std::unique_ptr<Connection> conn_;
+  Counter* done_;
+  std::mutex mu_;
+  std::mutex runningMu_;
+  std::condition_variable cv_;
+  bool wanted_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+};
 
 class SqliteStore final : public Store {
  public:
@@ -82,6 +157,10 @@ class SqliteStore final : public Store {
   Connection* CheckoutReader();
   void ReturnReader(Connection* conn);
 
+  // sqlite3_wal_hook: runs after each commit of the writer with the WAL's
+  // size in pages.
+  static int OnWalCommit(void* self, sqlite3* db, const char* dbName, int pages);
+
   bool inMemory_ = false;
   std::mutex writeMu_;
   std::unique_ptr<Connection> writer_;
@@ -90,6 +169,16 @@ class SqliteStore final : public Store {
   std::mutex poolMu_;
   std::condition_variable poolCv_;
   std::vector<Connection*> idle_;
+  // Declared after writer_ so it closes first: the last connection to close
+  // checkpoints what is left and removes the WAL.
+  std::unique_ptr<Checkpointer> checkpointer_;
+  int checkpointPages_ = 0;
+  int writerCheckpointPages_ = 0;
+  int nextCheckpointAt_ = 0;  // WAL pages; the writer's (under writeMu_)
+  int lastWalPages_ = 0;
+  std::atomic<int> nestedWriters_{0};  // threads in a Read that Write
+  Counter* writerCheckpoints_ = nullptr;
+  Gauge* walPages_ = nullptr;
 
   // Set by Open (it needs the options' metrics).
   std::unique_ptr<storage::WriteBatcher> batcher_;
@@ -135,8 +224,65 @@ Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
       store->idle_.push_back(reader.get());
       store->readers_.push_back(std::move(reader));
     }
+    if (options.checkpointPages > 0) {
+      LC_ASSIGN_OR_RETURN(auto conn,
+                          Connection::Open(options.path, Connection::Mode::kReadWrite, options.busyTimeoutMillis, busy));
+      Counter* done = options.metrics ? &options.metrics->GetCounter(metric::kSqliteCheckpointsBackground,
+                                                                     "WAL checkpoints run off the commit path")
+                                      : nullptr;
+      store->writerCheckpoints_ =
+          options.metrics ? &options.metrics->GetCounter(metric::kSqliteCheckpointsWriter,
+                                                         "WAL checkpoints a commit ran itself (the WAL had reached "
+                                                         "its bound before the background checkpoints reset it)")
+                          : nullptr;
+      store->walPages_ = options.metrics ? &options.metrics->GetGauge(metric::kSqliteWalPages,
+                                                                   "Pages in the WAL file after the last commit")
+                                         : nullptr;
+      store->checkpointPages_ = options.checkpointPages;
+      store->nextCheckpointAt_ = options.checkpointPages;
+      store->writerCheckpointPages_ = std::max(options.writerCheckpointPages, options.checkpointPages);
+      store->checkpointer_ = std::make_unique<Checkpointer>(std::move(conn), done);
+      // Replaces SQLite's automatic checkpoint, itself a WAL hook.
+      sqlite3_wal_hook(w.handle(), &SqliteStore::OnWalCommit, self);
+    }
   }
   return std::unique_ptr<Store>(std::move(store));
+}
+
+int SqliteStore::OnWalCommit(void* self, sqlite3* db, const char* dbName, int pages) {
+  auto* store = static_cast<SqliteStore*>(self);
+  if (store->walPages_ != nullptr) store->walPages_->Set(pages);
+  // Fewer pages than last time: the WAL started again from its beginning.
+  if (pages < store->lastWalPages_) store->nextCheckpointAt_ = store->checkpointPages_;
+  store->lastWalPages_ = pages;
+  if (pages >= store->writerCheckpointPages_) {
+    // The WAL starts again from its beginning only at a write that finds
+    // every frame copied, which background copies chasing a steady stream of
+    // commits seldom see (measured: 32,000 pages under 16 senders). So here
+    // the writer copies what is left in its own commit; no commit runs
+    // meanwhile (it holds writeMu_), and it waits for a background copy in
+    // progress rather than find the checkpoint lock busy. RESTART also waits
+    // (busy handler) for the readers of older snapshots to finish, which a
+    // steady stream of reads otherwise never allows: with four threads
+    // reading, a PASSIVE copy here, like SQLite's own default, let the WAL
+    // grow without bound (tests/storage/sqlite_store_test.cc). A Write
+    // inside a Read, on this thread or waiting on another, holds a snapshot
+    // the RESTART would wait for until the busy timeout: then it copies
+    // without waiting, and a later commit restarts the WAL.
+    const bool snapshotHeld = store->FindHeld(false) != nullptr || store->nestedWriters_.load() > 0;
+    const int mode = snapshotHeld ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART;
+    std::lock_guard running(store->checkpointer_->running());
+    int logFrames = 0, copied = 0;
+    if (sqlite3_wal_checkpoint_v2(db, dbName, mode, &logFrames, &copied) == SQLITE_OK &&
+        store->writerCheckpoints_ != nullptr)
+      store->writerCheckpoints_->Inc();
+  } else if (pages >= store->nextCheckpointAt_) {
+    // Once per checkpointPages new pages: a page that hot rows rewrite is
+    // then copied once per batch of commits, not after each.
+    store->nextCheckpointAt_ = pages + store->checkpointPages_;
+    store->checkpointer_->Request();
+  }
+  return SQLITE_OK;
 }
 
 Connection* SqliteStore::CheckoutReader() {
@@ -201,8 +347,16 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
     // A Write inside this thread's Read runs here, alone: in a batch it
     // would run on the leader's thread, where a nested Read could not join
     // this thread's snapshot and could wait for a reader this thread holds.
-    std::lock_guard lock(writeMu_);
-    return batcher_->RunAlone([&] { return RunAlone(fn); });
+    // Counted so that the writer's checkpoint does not wait for this
+    // thread's snapshot while this thread waits for the writer (OnWalCommit).
+    nestedWriters_.fetch_add(1);
+    Status st;
+    {
+      std::lock_guard lock(writeMu_);
+      st = batcher_->RunAlone([&] { return RunAlone(fn); });
+    }
+    nestedWriters_.fetch_sub(1);
+    return st;
   }
   return batcher_->Submit(fn);
 }
