@@ -26,8 +26,8 @@
 #include <httplib.h>
 
 #include "e2e/tls_material.h"
-#include "https_webhook_transport.h"
 #include "livechat/chat_service.h"
+#include "livechat/https_webhook_transport.h"
 #include "livechat/principal.h"
 #include "livechat/sqlite_store.h"
 #include "livechat/store.h"
@@ -124,9 +124,9 @@ Scenario RunDispatcher(const std::string& dir, const e2e::TlsMaterial& tls, Rece
   s.fillSeconds = Seconds(SteadyClock::now() - f0);
   s.deliveries = static_cast<std::uint64_t>(events) * static_cast<std::uint64_t>(subscriptions);
 
-  livechatd::HttpsTransportOptions to;
+  livechat::HttpsTransportOptions to;
   to.extraCaFile = tls.caCertPath;
-  auto transport = livechatd::HttpsWebhookTransport::Create(to);
+  auto transport = livechat::HttpsWebhookTransport::Create(to);
   if (!transport.ok()) Die("transport: " + transport.error().message);
   livechat::DispatcherOptions d;
   d.store = store.get();
@@ -161,9 +161,9 @@ Scenario RunDispatcher(const std::string& dir, const e2e::TlsMaterial& tls, Rece
 // signed payload, no store.
 double RunTransport(const e2e::TlsMaterial& tls, Receiver& receiver, const std::string& payload, int threads,
                     int perThread, std::uint64_t* connections) {
-  livechatd::HttpsTransportOptions to;
+  livechat::HttpsTransportOptions to;
   to.extraCaFile = tls.caCertPath;
-  auto transport = livechatd::HttpsWebhookTransport::Create(to);
+  auto transport = livechat::HttpsWebhookTransport::Create(to);
   if (!transport.ok()) Die("transport: " + transport.error().message);
   auto target = livechat::ParseHttpsUrl("https://127.0.0.1:" + std::to_string(receiver.port) + "/hook");
   if (!target.ok()) Die("url");

@@ -27,19 +27,19 @@
 #include "demo_store.h"
 #include "http_bridge.h"
 #include "http_server.h"
-#include "https_webhook_transport.h"
 #include "inbox_routes.h"
-#include "livechat/blob_store.h"
-#include "openai_summarizer.h"
 #include "livechat/base/worker_loop.h"
+#include "livechat/blob_store.h"
 #include "livechat/chat_service.h"
-#include "livechat/file_server.h"
 #include "livechat/clock.h"
+#include "livechat/file_server.h"
+#include "livechat/https_webhook_transport.h"
 #include "livechat/mcp.h"
 #include "livechat/metrics.h"
-#include "livechat/rest.h"
 #include "livechat/open_store.h"
+#include "livechat/openai_summarizer.h"
 #include "livechat/postgres_store.h"
+#include "livechat/rest.h"
 #include "livechat/storefront.h"
 #include "livechat/summarizer.h"
 #include "livechat/webhooks.h"
@@ -203,9 +203,9 @@ int Fail(const std::string& message, int code) {
 
 // The summarizer --summarizer-url names, or null (extractive only). The key
 // is read here and kept in the summarizer; no message ever contains it.
-livechat::Result<std::unique_ptr<livechatd::OpenAiSummarizer>> MakeSummarizer(const livechatd::DaemonConfig& cfg) {
-  if (cfg.summarizerUrl.empty()) return std::unique_ptr<livechatd::OpenAiSummarizer>();
-  livechatd::OpenAiSummarizerOptions o;
+livechat::Result<std::unique_ptr<livechat::OpenAiSummarizer>> MakeSummarizer(const livechatd::DaemonConfig& cfg) {
+  if (cfg.summarizerUrl.empty()) return std::unique_ptr<livechat::OpenAiSummarizer>();
+  livechat::OpenAiSummarizerOptions o;
   o.url = cfg.summarizerUrl;
   o.model = cfg.summarizerModel;
   o.apiKey = cfg.summarizerApiKey;
@@ -227,7 +227,7 @@ livechat::Result<std::unique_ptr<livechatd::OpenAiSummarizer>> MakeSummarizer(co
   }
   if (!cfg.summarizerCaFile.empty() && !std::ifstream(cfg.summarizerCaFile))
     return livechat::MakeError(livechat::ErrorCode::kInvalidParams, "cannot read " + cfg.summarizerCaFile);
-  return livechatd::OpenAiSummarizer::Create(std::move(o));
+  return livechat::OpenAiSummarizer::Create(std::move(o));
 }
 
 // The storefront listener's threads (--storefront-threads, else the default).
@@ -238,7 +238,7 @@ int StorefrontThreads(const livechatd::DaemonConfig& cfg) {
 // Everything livechatd runs besides its listeners, in the order it is built:
 // each part is declared after what it uses, so it is destroyed before it.
 struct Parts {
-  std::unique_ptr<livechatd::HttpsWebhookTransport> transport;
+  std::unique_ptr<livechat::HttpsWebhookTransport> transport;
   // Outlives everything that counts into it.
   livechat::MetricsRegistry metrics;
   bool postgres = false;
@@ -247,7 +247,7 @@ struct Parts {
   std::unique_ptr<livechat::BlobStore> blobs;
   std::string fileUrlSecret;
   std::unique_ptr<livechat::WebhookDispatcher> dispatcher;
-  std::unique_ptr<livechatd::OpenAiSummarizer> summarizer;  // null: extractive summaries only
+  std::unique_ptr<livechat::OpenAiSummarizer> summarizer;  // null: extractive summaries only
   std::unique_ptr<livechat::SummaryWorker> summaryWorker;
   // Set once the REST adapter exists; read by writers on any thread.
   std::atomic<livechat::RestApi*> liveFeeds{nullptr};
@@ -301,9 +301,9 @@ struct Parts {
 // Each step below returns what stops the start, as the line to print, or
 // nothing. The webhook transport, the store and the uploaded files' directory.
 std::optional<std::string> OpenStorage(const livechatd::DaemonConfig& cfg, Parts& p) {
-  livechatd::HttpsTransportOptions transportOptions;
+  livechat::HttpsTransportOptions transportOptions;
   transportOptions.extraCaFile = cfg.webhookCaFile;
-  auto created = livechatd::HttpsWebhookTransport::Create(transportOptions);
+  auto created = livechat::HttpsWebhookTransport::Create(transportOptions);
   if (!created.ok()) return created.error().message + " (--webhook-ca-file)";
   p.transport = std::move(created).value();
 

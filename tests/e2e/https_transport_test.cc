@@ -1,6 +1,6 @@
-// livechatd's HTTPS webhook transport against real TLS servers on loopback:
+// The HTTPS webhook transport (livechat::outbound) against real TLS servers on loopback:
 // what a hostile or broken receiver can do to a sender, and what the
-// transport promises about it (hosts/livechatd/https_webhook_transport.h).
+// transport promises about it (include/livechat/https_webhook_transport.h).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -13,7 +13,7 @@
 #include "e2e/child_process.h"
 #include "e2e/https_receiver.h"
 #include "e2e/tls_material.h"
-#include "https_webhook_transport.h"
+#include "livechat/https_webhook_transport.h"
 
 namespace {
 
@@ -30,6 +30,13 @@ struct Server {
     REQUIRE(server.is_valid());
     server.set_keep_alive_max_count(1000);
     server.set_keep_alive_timeout(1);
+  }
+  // POST `path` answers `status` with a body of `bytes` x's.
+  void Answer(const std::string& path, int status, std::size_t bytes) {
+    server.Post(path, [status, bytes](const httplib::Request&, httplib::Response& res) {
+      res.status = status;
+      res.set_content(std::string(bytes, 'x'), "text/plain");
+    });
   }
   void Start() {
     port = server.bind_to_any_port("127.0.0.1");
@@ -57,10 +64,10 @@ livechat::WebhookRequest RequestTo(const std::string& host, int port, const std:
   return r;
 }
 
-std::unique_ptr<livechatd::HttpsWebhookTransport> MakeTransport(const std::string& caFile) {
-  livechatd::HttpsTransportOptions o;
+std::unique_ptr<livechat::HttpsWebhookTransport> MakeTransport(const std::string& caFile) {
+  livechat::HttpsTransportOptions o;
   o.extraCaFile = caFile;
-  auto t = livechatd::HttpsWebhookTransport::Create(o);
+  auto t = livechat::HttpsWebhookTransport::Create(o);
   REQUIRE(t.ok());
   return std::move(t).value();
 }
@@ -155,10 +162,7 @@ TEST_CASE("https transport: a hostile receiver costs at most the timeout and a f
   e2e::TempDir dir;
   const auto tls = e2e::MakeTlsMaterial(dir.path().string());
   Server s(tls);
-  s.server.Post("/huge", [](const httplib::Request&, httplib::Response& res) {
-    res.status = 200;
-    res.set_content(std::string(8 << 20, 'x'), "text/plain");
-  });
+  s.Answer("/huge", 200, 8 << 20);
   s.server.Post("/trickle", [](const httplib::Request&, httplib::Response& res) {
     // A byte every 100 ms for ever: each read succeeds, the exchange never ends.
     res.status = 200;
@@ -198,20 +202,65 @@ TEST_CASE("https transport: a hostile receiver costs at most the timeout and a f
   CHECK(transport->Send(RequestTo("localhost", s.port, "/huge")).status == 200);
 }
 
+TEST_CASE("https transport: the body is read up to the cap and no further; a cut-off connection is not reused") {
+  e2e::TempDir dir;
+  const auto tls = e2e::MakeTlsMaterial(dir.path().string());
+  Server s(tls);
+  s.Answer("/exact", 200, 100);
+  s.Answer("/over", 202, 101);
+  s.server.Post("/stalls", [](const httplib::Request&, httplib::Response& res) {
+    // 5,000 bytes at once, then nothing for 1.5 s: a reader that wants more
+    // than the cap waits out its timeout, one that stops at the cap does not.
+    res.status = 201;
+    res.set_chunked_content_provider("text/plain", [](std::size_t offset, httplib::DataSink& sink) {
+      if (offset == 0) return sink.write(std::string(5000, 'x').data(), 5000);
+      std::this_thread::sleep_for(1500ms);
+      sink.done();
+      return true;
+    });
+  });
+  s.Start();
+  livechat::HttpsTransportOptions o;
+  o.extraCaFile = tls.caCertPath;
+  o.maxResponseBodyBytes = 100;
+  auto created = livechat::HttpsWebhookTransport::Create(o);
+  REQUIRE(created.ok());
+  auto& transport = *created;
+
+  CHECK(transport->Send(RequestTo("localhost", s.port, "/exact")).status == 200);
+  CHECK(transport->Send(RequestTo("localhost", s.port, "/exact")).status == 200);
+  CHECK(transport->connectionsOpened() == 1);
+  auto over = transport->Send(RequestTo("localhost", s.port, "/over"));
+  CHECK(over.status == 202);
+  CHECK(over.error.empty());
+  CHECK(transport->connectionsOpened() == 1);
+  CHECK(transport->Send(RequestTo("localhost", s.port, "/exact")).status == 200);
+  CHECK(transport->connectionsOpened() == 2);  // the one cut off at 101 bytes was closed
+
+  o.maxResponseBodyBytes = 4096;
+  auto defaults = livechat::HttpsWebhookTransport::Create(o);
+  REQUIRE(defaults.ok());
+  const auto t0 = SteadyClock::now();
+  auto stalls = (*defaults)->Send(RequestTo("localhost", s.port, "/stalls", 1000));
+  CHECK(stalls.status == 201);
+  CHECK(stalls.error.empty());
+  CHECK(SteadyClock::now() - t0 < 800ms);
+}
+
 TEST_CASE("https transport: Retry-After and the extra CA file") {
-  CHECK(livechatd::ParseRetryAfterSeconds("120") == 120);
-  CHECK(livechatd::ParseRetryAfterSeconds(" 5 ") == 5);
-  CHECK(livechatd::ParseRetryAfterSeconds("0") == 0);
-  CHECK_FALSE(livechatd::ParseRetryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT").has_value());
-  CHECK_FALSE(livechatd::ParseRetryAfterSeconds("-1").has_value());
-  CHECK_FALSE(livechatd::ParseRetryAfterSeconds("1.5").has_value());
-  CHECK_FALSE(livechatd::ParseRetryAfterSeconds("").has_value());
-  CHECK_FALSE(livechatd::ParseRetryAfterSeconds("99999999999").has_value());
+  CHECK(livechat::ParseRetryAfterSeconds("120") == 120);
+  CHECK(livechat::ParseRetryAfterSeconds(" 5 ") == 5);
+  CHECK(livechat::ParseRetryAfterSeconds("0") == 0);
+  CHECK_FALSE(livechat::ParseRetryAfterSeconds("Wed, 21 Oct 2015 07:28:00 GMT").has_value());
+  CHECK_FALSE(livechat::ParseRetryAfterSeconds("-1").has_value());
+  CHECK_FALSE(livechat::ParseRetryAfterSeconds("1.5").has_value());
+  CHECK_FALSE(livechat::ParseRetryAfterSeconds("").has_value());
+  CHECK_FALSE(livechat::ParseRetryAfterSeconds("99999999999").has_value());
 
   e2e::TempDir dir;
-  livechatd::HttpsTransportOptions o;
+  livechat::HttpsTransportOptions o;
   o.extraCaFile = dir.File("missing.pem");
-  auto missing = livechatd::HttpsWebhookTransport::Create(o);
+  auto missing = livechat::HttpsWebhookTransport::Create(o);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message.find("cannot read") == 0);
   {
@@ -221,7 +270,7 @@ TEST_CASE("https transport: Retry-After and the extra CA file") {
     std::fclose(f);
   }
   o.extraCaFile = dir.File("junk.pem");
-  auto junk = livechatd::HttpsWebhookTransport::Create(o);
+  auto junk = livechat::HttpsWebhookTransport::Create(o);
   REQUIRE_FALSE(junk.ok());
   CHECK(junk.error().message.find("cannot load CA certificates from") == 0);
 }

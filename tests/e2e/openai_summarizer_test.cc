@@ -1,4 +1,4 @@
-// livechatd's OpenAI-compatible summarizer against a real loopback server:
+// The OpenAI-compatible summarizer (livechat::outbound) against a real loopback server:
 // what it sends, what it accepts, every failure the worker falls back on,
 // the address rule and TLS verification.
 #include <chrono>
@@ -12,8 +12,8 @@
 #include "e2e/e2e_helpers.h"
 #include "e2e/fake_llm.h"
 #include "livechat/chat_service.h"
+#include "livechat/openai_summarizer.h"
 #include "livechat/sqlite_store.h"
-#include "openai_summarizer.h"
 
 namespace {
 
@@ -21,8 +21,8 @@ using e2e::FakeLlm;
 using livechat::ErrorCode;
 using livechat::Message;
 using livechat::SummaryInput;
-using livechatd::OpenAiSummarizer;
-using livechatd::OpenAiSummarizerOptions;
+using livechat::OpenAiSummarizer;
+using livechat::OpenAiSummarizerOptions;
 
 Message Msg(std::int64_t seq, const std::string& senderType, const std::string& text, bool note = false) {
   Message m;
@@ -150,6 +150,18 @@ TEST_CASE("openai summarizer: 500, garbage, empty, no choices, too large, timeou
   CHECK(ErrorOf(*s) == "no answer from " + where + " within 400 ms");
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(1'400));
 
+  // A status line at once, then a byte every 100 ms: each read succeeds, and
+  // only a deadline for the whole exchange ends it.
+  llm.Answer([](const httplib::Request&, httplib::Response& res) {
+    res.set_chunked_content_provider("application/json", [](std::size_t, httplib::DataSink& sink) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      return sink.write(" ", 1);
+    });
+  });
+  const auto t1 = std::chrono::steady_clock::now();
+  CHECK(ErrorOf(*s) == "no answer from " + where + " within 400 ms");
+  CHECK(std::chrono::steady_clock::now() - t1 < std::chrono::milliseconds(1'000));
+
   int closedPort = 0;
   {
     FakeLlm gone;
@@ -242,7 +254,7 @@ TEST_CASE("openai summarizer: the transcript is bounded, the middle left out fir
   SummaryInput in;
   in.messages = {Msg(1, "customer", "first message here"), Msg(2, "agent", "second"), Msg(3, "agent", "third"),
                  Msg(4, "customer", "last one")};
-  auto body = e2e::ParseJson(livechatd::ChatCompletionsBody(o, in));
+  auto body = e2e::ParseJson(livechat::ChatCompletionsBody(o, in));
   CHECK(e2e::Str(body["messages"][1], "content") ==
         "Customer: first messag [...]\n[2 messages left out]\nCustomer: last one\n");
 }

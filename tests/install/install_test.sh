@@ -49,18 +49,27 @@ verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json" --now 17000004
 verify 1 1700000000 "$sig" whsec_example_secret "$work/body.json"                    # the real clock: years late
 verify 2 1700000000 "$sig" whsec_example_secret "$work/missing.json"
 # The storefront SDK rules through the installed livechat::sdk.
-sdk() {  # expected-exit expected-output args...
-  local want=$1 text=$2 got=0 out
-  shift 2
-  out=$("$work/build/validate_sdk_command" "$@") || got=$?
+expect() {  # example expected-exit expected-output args...
+  local example=$1 want=$2 text=$3 got=0 out
+  shift 3
+  out=$("$work/build/$example" "$@") || got=$?
   if [ "$got" != "$want" ] || [ "$out" != "$text" ]; then
-    echo "install test: validate_sdk_command $* gave exit $got, output '$out'; expected $want, '$text'"
+    echo "install test: $example $* gave exit $got, output '$out'; expected $want, '$text'"
     exit 1
   fi
 }
+sdk() { expect validate_sdk_command "$@"; }
 sdk 0 "accept" message:send '["Hello"]'
 sdk 0 "accept" chat:open
 sdk 1 "reject: typing:set: active must be true or false (got string)" typing:set '["yes"]'
 sdk 0 "accept" --burst 15 message:send '["hi"]'
 sdk 1 "reject: message:send: rate limit of 15 messages per minute reached; try again in 60 s" --burst 16 message:send '["hi"]'
+# The HTTPS webhook transport through the installed livechat::outbound (it
+# links OpenSSL): the address rule refuses loopback, and allowed, a port
+# where nothing listens is a connect failure at the checked address.
+send() { expect send_webhook "$@"; }
+send 1 "failed: url must resolve to a public address (127.0.0.1 resolves to 127.0.0.1, which is private, loopback, link-local or reserved)" \
+  https://127.0.0.1:1/hook
+send 1 "failed: cannot connect to 127.0.0.1:1: Connection refused [Connection]" https://127.0.0.1:1/hook --allow-private
+send 1 "failed: cannot read $work/none.pem: No such file or directory" https://127.0.0.1:1/hook --ca-file "$work/none.pem"
 echo "install test: ok"

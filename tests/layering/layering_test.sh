@@ -67,7 +67,18 @@ storefront core/rate_limiter.h refused
 sdk sdk/command_rules.h ok
 sdk core/cursor.h refused
 webhooks core/service_internal.h refused
+outbound outbound/http_client.h ok
+outbound core/service_internal.h refused
+outbound http/json_body.h refused
 blobs core/cursor.h refused
 base core/cursor.h refused
 ROWS
+
+# Only hosts/ may include cpp-httplib: a library that speaks HTTP does it
+# through Boost.Beast (lib/outbound), so an embedder never needs cpp-httplib.
+if hits=$(grep -rlE '#include *[<"]httplib\.h[>"]' "$src/lib" "$src/include"); then
+  echo "FAIL: only hosts/ may include httplib.h:"; echo "$hits"; fail=1
+else
+  echo "ok: no library includes httplib.h"
+fi
 exit $fail

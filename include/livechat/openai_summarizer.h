@@ -9,7 +9,8 @@
 // public addresses only unless allowPrivate, and the connection goes to the
 // address checked. Plain http is accepted only with allowPrivate and only to
 // non-public addresses (a local server), so a key or a conversation never
-// crosses the internet in clear. https verifies the certificate.
+// crosses the internet in clear. https verifies the certificate. In
+// livechat::outbound (Boost.Beast over OpenSSL, like the webhook transport).
 #pragma once
 
 #include <cstddef>
@@ -21,7 +22,7 @@
 #include "livechat/address_policy.h"
 #include "livechat/summarizer.h"
 
-namespace livechatd {
+namespace livechat {
 
 struct OpenAiSummarizerOptions {
   std::string url;     // base, e.g. https://api.openai.com or http://127.0.0.1:8000/prefix
@@ -35,18 +36,18 @@ struct OpenAiSummarizerOptions {
   std::size_t maxMessageBytes = 2'000;         // one message's text cut beyond this
   std::size_t maxSummaryChars = 1'000;         // code points kept of the answer
   int maxTokens = 300;
-  livechat::Resolver* resolver = nullptr;      // null: Resolver::Default()
+  Resolver* resolver = nullptr;                // null: Resolver::Default()
 };
 
 // Thread-safe: each call uses its own connection.
-class OpenAiSummarizer final : public livechat::Summarizer {
+class OpenAiSummarizer final : public Summarizer {
  public:
   // INVALID_PARAMS naming the problem: a url that is not http(s), has user
   // info, a query or a fragment; plain http without allowPrivate; no model.
-  static livechat::Result<std::unique_ptr<OpenAiSummarizer>> Create(OpenAiSummarizerOptions options);
+  static Result<std::unique_ptr<OpenAiSummarizer>> Create(OpenAiSummarizerOptions options);
 
   std::string name() const override;  // "openai-compatible/<model>"
-  livechat::Result<std::string> Summarize(const livechat::SummaryInput& in) override;
+  Result<std::string> Summarize(const SummaryInput& in) override;
 
  private:
   explicit OpenAiSummarizer(OpenAiSummarizerOptions options);
@@ -55,10 +56,10 @@ class OpenAiSummarizer final : public livechat::Summarizer {
 
 // The request body for `in` (JSON): model, temperature 0, max_tokens, a
 // system instruction and one user message holding the transcript.
-std::string ChatCompletionsBody(const OpenAiSummarizerOptions& o, const livechat::SummaryInput& in);
+std::string ChatCompletionsBody(const OpenAiSummarizerOptions& o, const SummaryInput& in);
 
 // choices[0].message.content, trimmed and cut to `maxChars` code points;
 // INVALID_PARAMS when the body is not that shape or the content is empty.
-livechat::Result<std::string> ParseChatCompletion(std::string_view body, std::size_t maxChars);
+Result<std::string> ParseChatCompletion(std::string_view body, std::size_t maxChars);
 
-}  // namespace livechatd
+}  // namespace livechat

@@ -1,26 +1,18 @@
-#include "openai_summarizer.h"
-
-#include <openssl/ssl.h>
-#include <openssl/x509_vfy.h>
+#include "livechat/openai_summarizer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <vector>
 
-#include <httplib.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-namespace livechatd {
-namespace {
+#include "outbound/http_client.h"
 
-using livechat::ErrorCode;
-using livechat::MakeError;
-using livechat::Result;
+namespace livechat {
+namespace {
 
 struct Endpoint {
   bool tls = true;
@@ -29,7 +21,7 @@ struct Endpoint {
   std::string path;  // .../v1/chat/completions
 };
 
-livechat::Error Bad(const std::string& why) {
+Error Bad(const std::string& why) {
   return MakeError(ErrorCode::kInvalidParams, "summarizer url " + why);
 }
 
@@ -51,7 +43,7 @@ Result<Endpoint> ParseEndpoint(std::string_view url) {
   } else if (!StartsWithNoCase(url, "https://")) {
     return Bad("must start with https:// (or http:// for a local server)");
   }
-  auto t = livechat::ParseHttpsUrl(spelled);
+  auto t = ParseHttpsUrl(spelled);
   if (!t.ok()) return MakeError(ErrorCode::kInvalidParams, "summarizer " + t.error().message);
   const std::string_view rest = std::string_view(spelled).substr(8);
   const std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
@@ -104,7 +96,7 @@ constexpr const char* kInstruction =
     "sentences in the language of the conversation: what the customer asked for, what was done, and the outcome. "
     "Use only facts stated in the conversation. Do not add greetings, names, contact details or advice.";
 
-std::string Transcript(const OpenAiSummarizerOptions& o, const livechat::SummaryInput& in) {
+std::string Transcript(const OpenAiSummarizerOptions& o, const SummaryInput& in) {
   std::vector<std::string> lines;
   for (const auto& m : in.messages) {
     if (m.isNote || m.isDeleted) continue;
@@ -134,43 +126,9 @@ std::string Transcript(const OpenAiSummarizerOptions& o, const livechat::Summary
   return out;
 }
 
-// Aborts a request at its deadline: cpp-httplib's timeouts bound each read
-// and write, not the exchange, so a server trickling bytes could hold the
-// worker for ever. ClientImpl::stop() is safe from another thread.
-class Deadline {
- public:
-  Deadline(httplib::ClientImpl& client, std::chrono::steady_clock::time_point at) {
-    thread_ = std::thread([this, &client, at] {
-      std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_until(lock, at, [this] { return done_; })) return;
-      fired_ = true;
-      lock.unlock();
-      client.stop();
-    });
-  }
-  ~Deadline() { Finish(); }
-  // True when the deadline passed and the request was aborted.
-  bool Finish() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    return fired_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  bool fired_ = false;
-  std::thread thread_;
-};
-
 }  // namespace
 
-std::string ChatCompletionsBody(const OpenAiSummarizerOptions& o, const livechat::SummaryInput& in) {
+std::string ChatCompletionsBody(const OpenAiSummarizerOptions& o, const SummaryInput& in) {
   rapidjson::StringBuffer buf;
   rapidjson::Writer<rapidjson::StringBuffer> w(buf);
   const std::string transcript = Transcript(o, in);
@@ -221,7 +179,7 @@ Result<std::string> ParseChatCompletion(std::string_view body, std::size_t maxCh
 }
 
 OpenAiSummarizer::OpenAiSummarizer(OpenAiSummarizerOptions options) : o_(std::move(options)) {
-  if (o_.resolver == nullptr) o_.resolver = livechat::Resolver::Default();
+  if (o_.resolver == nullptr) o_.resolver = Resolver::Default();
 }
 
 Result<std::unique_ptr<OpenAiSummarizer>> OpenAiSummarizer::Create(OpenAiSummarizerOptions options) {
@@ -235,7 +193,7 @@ Result<std::unique_ptr<OpenAiSummarizer>> OpenAiSummarizer::Create(OpenAiSummari
 
 std::string OpenAiSummarizer::name() const { return "openai-compatible/" + o_.model; }
 
-Result<std::string> OpenAiSummarizer::Summarize(const livechat::SummaryInput& in) {
+Result<std::string> OpenAiSummarizer::Summarize(const SummaryInput& in) {
   if (in.redacted) return MakeError(ErrorCode::kInvalidParams, "a redacted conversation is never sent");
   LC_ASSIGN_OR_RETURN(Endpoint e, ParseEndpoint(o_.url));
   LC_ASSIGN_OR_RETURN(auto addresses, o_.resolver->Resolve(e.host));
@@ -243,7 +201,7 @@ Result<std::string> OpenAiSummarizer::Summarize(const livechat::SummaryInput& in
   // Every address is checked, as a name that also points elsewhere would let
   // a later connection pick the other one; the socket goes to the first.
   for (const auto& a : addresses) {
-    const bool isPublic = livechat::IsPublicAddress(a);
+    const bool isPublic = IsPublicAddress(a);
     if (!isPublic && !o_.allowPrivate)
       return MakeError(ErrorCode::kInvalidParams,
                        e.host + " resolves to " + a + ", which is not a public address (allow private addresses "
@@ -253,81 +211,53 @@ Result<std::string> OpenAiSummarizer::Summarize(const livechat::SummaryInput& in
                        e.host + " resolves to the public address " + a + ": plain http is for a local server only");
   }
 
-  std::unique_ptr<httplib::ClientImpl> client;
-  if (e.tls) {
-    auto tls = std::make_unique<httplib::SSLClient>(e.host, e.port);
-    if (!tls->is_valid()) return MakeError(ErrorCode::kInternal, "cannot create a TLS context");
-    SSL_CTX_set_min_proto_version(tls->ssl_context(), TLS1_2_VERSION);
-    client = std::move(tls);
-    if (!o_.caFile.empty()) client->set_ca_cert_path(o_.caFile);
-    client->enable_server_certificate_verification(true);
-  } else {
-    client = std::make_unique<httplib::ClientImpl>(e.host, e.port);
-  }
-  client->set_hostname_addr_map({{e.host, addresses.front()}});
-  client->set_follow_location(false);
-  client->set_keep_alive(false);
-  client->set_tcp_nodelay(true);
-  client->set_decompress(false);
-  const auto timeout = std::chrono::milliseconds(std::max<std::int64_t>(o_.timeoutMillis, 1));
-  client->set_connection_timeout(timeout);
-  client->set_read_timeout(timeout);
-  client->set_write_timeout(timeout);
-
-  httplib::Request req;
-  req.method = "POST";
-  req.path = e.path;
-  req.set_header("Content-Type", "application/json");
-  req.set_header("Accept", "application/json");
-  req.set_header("Accept-Encoding", "identity");
-  req.set_header("User-Agent", "livechat-summarizer/1");
-  if (!o_.apiKey.empty()) req.set_header("Authorization", "Bearer " + o_.apiKey);
-  req.body = ChatCompletionsBody(o_, in);
-  std::string answer;
-  bool tooLarge = false;
-  req.content_receiver = [&](const char* data, std::size_t n, std::uint64_t, std::uint64_t) {
-    if (answer.size() + n > o_.maxResponseBytes) {
-      tooLarge = true;
-      return false;
-    }
-    answer.append(data, n);
-    return true;
-  };
-  httplib::Response res;
-  httplib::Error error = httplib::Error::Success;
-  bool ok = false;
-  bool timedOut = false;
-  {
-    const auto start = std::chrono::steady_clock::now();
-    Deadline deadline(*client, start + timeout);
-    ok = client->send(req, res, error);
-    timedOut = deadline.Finish();
-    // The socket's own read timeout can beat the deadline thread to it on a
-    // loaded machine (then the error says "Read"): a failure once the whole
-    // budget is spent is the timeout all the same.
-    if (!ok && !tooLarge && std::chrono::steady_clock::now() - start >= timeout) timedOut = true;
-  }
+  const outbound::Target target{e.host, e.port, addresses.front(), e.tls};
   const std::string where = e.host + ":" + std::to_string(e.port);
-  if (timedOut)
-    return MakeError(ErrorCode::kInternal,
-                     "no answer from " + where + " within " + std::to_string(o_.timeoutMillis) + " ms");
-  if (tooLarge)
-    return MakeError(ErrorCode::kInternal, "the answer of " + where + " is larger than " +
-                                               std::to_string(o_.maxResponseBytes) + " bytes");
-  if (!ok) {
-    std::string why = httplib::to_string(error);
-    if (error == httplib::Error::SSLServerVerification) {
-      const long v = static_cast<httplib::SSLClient&>(*client).get_openssl_verify_result();
-      why = v != X509_V_OK ? std::string("certificate not trusted: ") + X509_verify_cert_error_string(v)
-                           : "certificate does not match " + e.host;
+  const auto timeout = std::chrono::milliseconds(std::max<std::int64_t>(o_.timeoutMillis, 1));
+  const auto deadline = outbound::SteadyClock::now() + timeout;
+  outbound::Outcome got;
+  {
+    // Read at every call, as a replaced CA bundle is then picked up without a restart.
+    std::shared_ptr<outbound::TlsContext> tls;
+    if (e.tls) {
+      auto made = outbound::TlsContext::Make(o_.caFile, /*caFileOnly=*/true);
+      if (!made.ok()) return MakeError(ErrorCode::kInternal, "request to " + where + " failed: " + made.error().message);
+      tls = std::move(made).value();
     }
-    return MakeError(ErrorCode::kInternal, "request to " + where + " failed: " + why);
+    outbound::Request req;
+    req.path = e.path;
+    req.headers = {{"Content-Type", "application/json"},
+                   {"Accept", "application/json"},
+                   {"Accept-Encoding", "identity"},
+                   {"User-Agent", "livechat-summarizer/1"}};
+    if (!o_.apiKey.empty()) req.headers.emplace_back("Authorization", "Bearer " + o_.apiKey);
+    req.body = ChatCompletionsBody(o_, in);
+    req.keepAlive = false;
+    auto connection = outbound::Connection::Open(target, tls.get(), deadline, &got);
+    if (connection) got = connection->Exchange(target, req, deadline, o_.maxResponseBytes);
   }
-  if (res.status < 200 || res.status > 299)
-    return MakeError(ErrorCode::kInternal, where + " answered HTTP " + std::to_string(res.status));
-  auto text = ParseChatCompletion(answer, o_.maxSummaryChars);
+  using outbound::Failure;
+  switch (got.failure) {
+    case Failure::kNone: break;
+    case Failure::kTimeout:
+      return MakeError(ErrorCode::kInternal,
+                       "no answer from " + where + " within " + std::to_string(o_.timeoutMillis) + " ms");
+    case Failure::kBodyTooLarge:
+      return MakeError(ErrorCode::kInternal, "the answer of " + where + " is larger than " +
+                                                 std::to_string(o_.maxResponseBytes) + " bytes");
+    case Failure::kUntrusted:
+      return MakeError(ErrorCode::kInternal, "request to " + where + " failed: certificate not trusted: " + got.detail);
+    case Failure::kNameMismatch:
+      return MakeError(ErrorCode::kInternal, "request to " + where + " failed: certificate does not match " + e.host);
+    default:
+      return MakeError(ErrorCode::kInternal, "request to " + where + " failed: " + got.detail + " [" + got.phase + "]");
+  }
+  const int status = got.status;
+  if (status < 200 || status > 299)
+    return MakeError(ErrorCode::kInternal, where + " answered HTTP " + std::to_string(status));
+  auto text = ParseChatCompletion(got.body, o_.maxSummaryChars);
   if (!text.ok()) return MakeError(ErrorCode::kInternal, where + ": " + text.error().message);
   return text;
 }
 
-}  // namespace livechatd
+}  // namespace livechat

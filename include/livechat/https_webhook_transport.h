@@ -1,9 +1,10 @@
-// The webhook delivery transport of livechatd: HTTPS through cpp-httplib's
-// SSLClient. It connects to the address the dispatcher checked (never a new
-// DNS lookup), verifies the receiver's certificate against the host name,
-// never follows redirects, keeps connections alive per (host, port, address),
-// and bounds what a hostile receiver can cost us: the whole exchange is cut at
-// the request's timeout, and at most a few KB of a response body are read.
+// The HTTPS WebhookTransport (livechat::outbound; livechatd delivers with
+// it): Boost.Beast over OpenSSL. It connects to the address the dispatcher
+// checked (never a new DNS lookup), verifies the receiver's certificate
+// against the host name (SNI carries it), never follows redirects, keeps
+// connections alive per (host, port, address), and bounds what a hostile
+// receiver can cost us: the whole exchange is cut at the request's timeout,
+// and at most a few KB of a response body are read.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,7 @@
 #include "livechat/result.h"
 #include "livechat/webhooks.h"
 
-namespace livechatd {
+namespace livechat {
 
 struct HttpsTransportOptions {
   // A PEM file of extra CA certificates trusted besides the system store
@@ -33,13 +34,13 @@ struct HttpsTransportOptions {
 };
 
 // Thread-safe: any number of Send calls may run at once, each on its own
-// connection (cpp-httplib clients take one request at a time).
-class HttpsWebhookTransport final : public livechat::WebhookTransport {
+// connection (HTTP/1.1 carries one request at a time).
+class HttpsWebhookTransport final : public WebhookTransport {
  public:
   // INVALID_PARAMS when the extra CA file cannot be loaded (the message names
   // the file and OpenSSL's reason), so a bad flag fails at start, not at the
   // first delivery.
-  static livechat::Result<std::unique_ptr<HttpsWebhookTransport>> Create(HttpsTransportOptions options);
+  static Result<std::unique_ptr<HttpsWebhookTransport>> Create(HttpsTransportOptions options);
   ~HttpsWebhookTransport() override;
   HttpsWebhookTransport(const HttpsWebhookTransport&) = delete;
   HttpsWebhookTransport& operator=(const HttpsWebhookTransport&) = delete;
@@ -47,7 +48,7 @@ class HttpsWebhookTransport final : public livechat::WebhookTransport {
   // Status 0 with a readable `error` when no HTTP status arrived in time
   // (connect, TLS, certificate, timeout). A response whose body exceeds the
   // limit still reports its status.
-  livechat::WebhookResponse Send(const livechat::WebhookRequest& request) override;
+  WebhookResponse Send(const WebhookRequest& request) override;
 
   // TLS connections opened so far (keep-alive reuse shows as a small number).
   std::uint64_t connectionsOpened() const;
@@ -63,4 +64,4 @@ class HttpsWebhookTransport final : public livechat::WebhookTransport {
 // and for more than ten digits.
 std::optional<std::int64_t> ParseRetryAfterSeconds(const std::string& value);
 
-}  // namespace livechatd
+}  // namespace livechat
