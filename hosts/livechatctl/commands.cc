@@ -163,7 +163,7 @@ Outcome MemberCreate(ChatService& service, const ParsedArgs& a) {
   in.email = Req(a, "email");
   in.firstName = Opt(a, "first-name");
   in.lastName = Opt(a, "last-name");
-  in.role = Opt(a, "role").value_or("member");
+  in.role = Opt(a, "role").value_or(in.role);  // the core's default role
   // The core's rule, refused here as a usage error (exit code 2) like every option.
   if (!livechat::IsMemberRole(in.role)) return UsageError("--" + std::string(livechat::kMemberRoleMessage));
   in.password = Opt(a, "password");

@@ -7,13 +7,10 @@
 #include <algorithm>
 
 #include "livechat/crypto.h"
-#include "core/cursor.h"
 #include "core/login_throttle.h"
-#include "core/observed_store.h"
 #include "core/rate_limiter.h"
 #include "core/service_internal.h"
 #include "livechat/base/ascii.h"
-#include "livechat/base/utf8.h"
 
 namespace livechat {
 
@@ -137,8 +134,8 @@ Result<LoginResult> AuthService::Login(const std::string& email, const std::stri
   }
   auto matches = MembersWithPassword(ctx_.store(), email, password, shopId);
   ctx_.loginThrottle->Finish(attempt, !matches.ok()       ? LoginThrottle::Outcome::kNotChecked
-                                  : matches->empty() ? LoginThrottle::Outcome::kWrongPassword
-                                                     : LoginThrottle::Outcome::kRightPassword);
+                                      : matches->empty() ? LoginThrottle::Outcome::kWrongPassword
+                                                         : LoginThrottle::Outcome::kRightPassword);
   if (!matches.ok()) return matches.error();
   if (matches->empty()) {
     if (ctx_.loginFailures) ctx_.loginFailures->Inc();

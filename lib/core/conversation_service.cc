@@ -2,18 +2,10 @@
 // conversation_messages.cc, search in conversation_search.cc.
 #include "livechat/chat_service.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
-#include "livechat/crypto.h"
 #include "core/cursor.h"
-#include "core/login_throttle.h"
-#include "core/observed_store.h"
-#include "core/rate_limiter.h"
 #include "core/service_internal.h"
-#include "livechat/base/ascii.h"
-#include "livechat/base/utf8.h"
 
 namespace livechat {
 
