@@ -4,7 +4,7 @@
 # one query at a time (wrk, 1 connection: the latency of each query, not a
 # throughput), beside the ceiling measured in the same run: a cpp-httplib
 # server answering a body of the same size. The seeded texts draw from a
-# vocabulary with a skew (ChatService::Seed), so common and rare words meet
+# vocabulary with a skew (DemoService::Seed), so common and rare words meet
 # the index as in a real store.
 # Usage: bench/search.sh sqlite|postgres [CONVERSATIONS] [SECONDS_PER_QUERY]
 # LC_BUILD: a build directory with livechatd, livechatctl and bench/bench_ceiling_server

@@ -97,14 +97,14 @@ Scenario RunDispatcher(const std::string& dir, const e2e::TlsMaterial& tls, Rece
   svcOptions.store = store.get();
   svcOptions.allowPrivateWebhookTargets = true;
   livechat::ChatService service(svcOptions);
-  auto shop = service.CreateShop({"Bench Shop", livechat::Plan::kPro, false});
+  auto shop = service.directory().CreateShop({"Bench Shop", livechat::Plan::kPro, false});
   if (!shop.ok()) Die("create shop: " + shop.error().message);
   const livechat::Principal p = livechat::Principal::System(shop->id);
   for (int i = 0; i < subscriptions; ++i) {
     livechat::CreateWebhookInput in;
     in.url = "https://127.0.0.1:" + std::to_string(receiver.port) + "/hook/" + std::to_string(i);
     in.events = std::vector<std::string>{"message.created"};
-    auto sub = service.CreateWebhook(p, in);
+    auto sub = service.webhooks().CreateWebhook(p, in);
     if (!sub.ok()) Die("create webhook: " + sub.error().message);
   }
 
@@ -117,7 +117,7 @@ Scenario RunDispatcher(const std::string& dir, const e2e::TlsMaterial& tls, Rece
     m.customerEmail = "customer@bench.test";
     m.text = "Hello, is order #" + std::to_string(100000 + i) + " on its way? It was due on Monday.";
     if (!conversationId.empty()) m.conversationId = conversationId;
-    auto c = service.ReceiveInbound(p, m);
+    auto c = service.conversations().ReceiveInbound(p, m);
     if (!c.ok()) Die("receive inbound: " + c.error().message);
     conversationId = c->id;
   }

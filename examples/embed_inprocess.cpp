@@ -43,14 +43,14 @@ int main() {
   livechat::ChatService service(options);
 
   // Operator calls run as the System principal of the store.
-  auto shop = service.CreateShop({"Example Shop", livechat::Plan::kPro, false});
+  auto shop = service.directory().CreateShop({"Example Shop", livechat::Plan::kPro, false});
   if (!shop.ok()) return Fail("create shop", shop.error());
   const auto system = livechat::Principal::System(shop->id);
 
   livechat::CreateKeyInput keyInput;
   keyInput.name = "example";
   keyInput.permissions = livechat::kPermReadConversations | livechat::kPermManageConversations;
-  auto key = service.CreateApiKey(system, keyInput);
+  auto key = service.directory().CreateApiKey(system, keyInput);
   if (!key.ok()) return Fail("create key", key.error());
 
   livechat::InboundMessageInput inbound;
@@ -58,7 +58,7 @@ int main() {
   inbound.customerName = "Casey Customer";
   inbound.customerEmail = "casey@example.com";
   inbound.text = "Hello! Is my order on its way?";
-  auto conversation = service.ReceiveInbound(system, inbound);
+  auto conversation = service.conversations().ReceiveInbound(system, inbound);
   if (!conversation.ok()) return Fail("receive inbound", conversation.error());
 
   livechat::RestApi rest(service, livechat::RestOptions{});

@@ -19,10 +19,11 @@ namespace livechatctl {
 namespace {
 
 using livechat::ChatService;
+using livechat::PrivacyService;
 using livechat::Principal;
 using livechat::Status;
 
-// `audit` without --limit (the core takes 1 to ChatService::kPlatformRequestsLimitMax).
+// `audit` without --limit (the core takes 1 to PrivacyService::kPlatformRequestsLimitMax).
 constexpr int kAuditLimitDefault = 100;
 
 Outcome Ok(std::string json) { return Outcome{0, std::move(json)}; }
@@ -109,7 +110,7 @@ Outcome StoreCreate(ChatService& service, const ParsedArgs& a) {
   if (!plan) return UsageError("--plan must be one of " + livechat::JoinNames(livechat::kPlanNames, ", "));
   in.plan = *plan;
   in.autoAssign = Has(a, "auto-assign");
-  auto shop = service.CreateShop(in);
+  auto shop = service.directory().CreateShop(in);
   if (!shop.ok()) return Failed(shop.error());
   return Ok(livechat::ToJson(*shop));
 }
@@ -127,13 +128,13 @@ Outcome KeyCreate(ChatService& service, const ParsedArgs& a) {
       return UnknownPermission(bad);
     in.permissions = *mask;
   }
-  auto key = service.CreateApiKey(Principal::System(Req(a, "store")), in);
+  auto key = service.directory().CreateApiKey(Principal::System(Req(a, "store")), in);
   if (!key.ok()) return Failed(key.error());
   return Ok(CreatedKeyJson(*key));
 }
 
 Outcome KeyList(ChatService& service, const ParsedArgs& a) {
-  auto keys = service.ListApiKeys(Principal::System(Req(a, "store")));
+  auto keys = service.directory().ListApiKeys(Principal::System(Req(a, "store")));
   if (!keys.ok()) return Failed(keys.error());
   std::vector<std::string> items;
   for (const auto& k : *keys) items.push_back(livechat::ToJson(k));
@@ -144,13 +145,13 @@ Outcome KeyUpdate(ChatService& service, const ParsedArgs& a) {
   std::string bad;
   auto mask = ParsePermissions(Req(a, "permissions"), &bad);
   if (!mask) return UnknownPermission(bad);
-  auto key = service.UpdateApiKeyPermissions(Principal::System(Req(a, "store")), Req(a, "id"), *mask);
+  auto key = service.directory().UpdateApiKeyPermissions(Principal::System(Req(a, "store")), Req(a, "id"), *mask);
   if (!key.ok()) return Failed(key.error());
   return Ok(livechat::ToJson(*key));
 }
 
 Outcome KeyDelete(ChatService& service, const ParsedArgs& a) {
-  auto st = service.DeleteApiKey(Principal::System(Req(a, "store")), Req(a, "id"));
+  auto st = service.directory().DeleteApiKey(Principal::System(Req(a, "store")), Req(a, "id"));
   if (!st.ok()) return Failed(st.error());
   std::string out = "{\"id\":";
   livechat::AppendJsonString(out, Req(a, "id"));
@@ -162,20 +163,20 @@ Outcome MemberCreate(ChatService& service, const ParsedArgs& a) {
   in.email = Req(a, "email");
   in.firstName = Opt(a, "first-name");
   in.lastName = Opt(a, "last-name");
-  in.role = Opt(a, "role").value_or("member");
+  in.role = Opt(a, "role").value_or(in.role);  // the core's default role
   // The core's rule, refused here as a usage error (exit code 2) like every option.
   if (!livechat::IsMemberRole(in.role)) return UsageError("--" + std::string(livechat::kMemberRoleMessage));
   in.password = Opt(a, "password");
   in.active = !Has(a, "inactive");
   in.avatarUrl = Opt(a, "avatar-url");
-  auto member = service.CreateMember(Principal::System(Req(a, "store")), in);
+  auto member = service.directory().CreateMember(Principal::System(Req(a, "store")), in);
   if (!member.ok()) return Failed(member.error());
   return Ok(livechat::ToJson(*member));
 }
 
 Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
   livechat::InboundMessageInput in;
-  in.channel = Opt(a, "channel").value_or("online_store");
+  in.channel = Opt(a, "channel").value_or(in.channel);  // the core's default channel
   if (!livechat::IsKnownChannel(in.channel))
     return UsageError("--" + livechat::UnknownChannelMessage());
   in.customerName = Opt(a, "customer-name");
@@ -185,7 +186,7 @@ Outcome ConversationStart(ChatService& service, const ParsedArgs& a) {
   in.sessionId = Opt(a, "session-id");
   in.conversationId = Opt(a, "conversation");
   in.text = Req(a, "text");
-  auto conv = service.ReceiveInbound(Principal::System(Req(a, "store")), in);
+  auto conv = service.conversations().ReceiveInbound(Principal::System(Req(a, "store")), in);
   if (!conv.ok()) return Failed(conv.error());
   return Ok(livechat::ToJson(*conv, livechat::JsonView::kDetail));
 }
@@ -196,7 +197,7 @@ Outcome Seed(ChatService& service, const ParsedArgs& a) {
   if (!conversations) return UsageError("--conversations expects a whole number >= 0");
   if (!messages) return UsageError("--messages-per-conversation expects a whole number >= 0");
   livechat::SeedInput in{*conversations, *messages};
-  auto st = service.Seed(Principal::System(Req(a, "store")), in);
+  auto st = service.demo().Seed(Principal::System(Req(a, "store")), in);
   if (!st.ok()) return Failed(st.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -206,9 +207,9 @@ Outcome Seed(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome Demo(ChatService& service, const ParsedArgs& a) {
-  auto created = service.CreateDemo(Opt(a, "name").value_or("Demo Store"));
+  auto created = service.demo().CreateDemo(Opt(a, "name").value_or("Demo Store"));
   if (!created.ok()) return Failed(created.error());
-  auto shop = service.GetShop(created->key.shopId);
+  auto shop = service.directory().GetShop(created->key.shopId);
   if (!shop.ok()) return Failed(shop.error());
   return Ok("{\"shop\":" + livechat::ToJson(*shop) + ",\"key\":" + CreatedKeyJson(*created) + "}");
 }
@@ -243,7 +244,7 @@ Outcome CustomersImport(ChatService& service, const ParsedArgs& a) {
   in.name = path;
   in.contentType = "text/csv";
   in.bytes = std::move(*bytes);
-  auto result = service.ImportCustomersCsv(Principal::System(Req(a, "store")), in);
+  auto result = service.files().ImportCustomersCsv(Principal::System(Req(a, "store")), in);
   if (!result.ok()) return Failed(result.error());
   return Ok("{\"rows\":" + std::to_string(result->rows) + ",\"created\":" + std::to_string(result->created) +
             ",\"updated\":" + std::to_string(result->updated) + ",\"file\":" + livechat::ToJson(result->file) + "}");
@@ -259,17 +260,17 @@ Outcome FilesUpload(ChatService& service, const ParsedArgs& a) {
   in.contentType = Opt(a, "type").value_or(GuessType(path));
   in.memberId = Opt(a, "member");
   in.bytes = std::move(*bytes);
-  auto file = service.UploadFile(Principal::System(Req(a, "store")), in);
+  auto file = service.files().UploadFile(Principal::System(Req(a, "store")), in);
   if (!file.ok()) return Failed(file.error());
   std::string json = livechat::ToJson(*file);
   json.pop_back();
   json += ",\"url\":";
-  livechat::AppendJsonString(json, service.FileUrl(*file, 0));
+  livechat::AppendJsonString(json, service.files().FileUrl(*file, 0));
   return Ok(json + "}");
 }
 
 Outcome FilesList(ChatService& service, const ParsedArgs& a) {
-  auto files = service.ListFiles(Principal::System(Req(a, "store")), Req(a, "kind"));
+  auto files = service.files().ListFiles(Principal::System(Req(a, "store")), Req(a, "kind"));
   if (!files.ok()) return Failed(files.error());
   std::vector<std::string> items;
   for (const auto& f : *files) items.push_back(livechat::ToJson(f));
@@ -277,7 +278,7 @@ Outcome FilesList(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome FilesDelete(ChatService& service, const ParsedArgs& a) {
-  Status st = service.DeleteFile(Principal::System(Req(a, "store")), Req(a, "id"));
+  Status st = service.files().DeleteFile(Principal::System(Req(a, "store")), Req(a, "id"));
   if (!st.ok()) return Failed(st.error());
   std::string out = "{\"id\":";
   livechat::AppendJsonString(out, Req(a, "id"));
@@ -285,7 +286,7 @@ Outcome FilesDelete(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome FilesPurge(ChatService& service, const ParsedArgs& a) {
-  Status st = service.PurgeShopUploads(Req(a, "store"));
+  Status st = service.files().PurgeShopUploads(Req(a, "store"));
   if (!st.ok()) return Failed(st.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -295,7 +296,7 @@ Outcome FilesPurge(ChatService& service, const ParsedArgs& a) {
 Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
   std::string text;
   if (!ReadFile(Req(a, "file"), &text)) return UsageError("cannot read --file " + Req(a, "file"));
-  auto result = service.ImportCatalog(Principal::System(Req(a, "store")), text);
+  auto result = service.knowledge().ImportCatalog(Principal::System(Req(a, "store")), text);
   if (!result.ok()) return Failed(result.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -316,7 +317,7 @@ Outcome CatalogImport(ChatService& service, const ParsedArgs& a) {
 Outcome ImportLegacy(ChatService& service, const ParsedArgs& a) {
   std::string text;
   if (!ReadFile(Req(a, "file"), &text)) return UsageError("cannot read --file " + Req(a, "file"));
-  auto result = service.ImportLegacy(Principal::System(Req(a, "store")), text);
+  auto result = service.legacy().ImportLegacy(Principal::System(Req(a, "store")), text);
   if (!result.ok()) return Failed(result.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -333,7 +334,7 @@ Outcome Migrate(ChatService& service, const ParsedArgs& a) {
     if (!n || *n < 1) return UsageError("--limit expects a whole number >= 1");
     limit = *n;
   }
-  auto result = service.MigrateLegacy(Principal::System(Req(a, "store")), limit);
+  auto result = service.legacy().MigrateLegacy(Principal::System(Req(a, "store")), limit);
   if (!result.ok()) return Failed(result.error());
   std::string out = "{\"storeId\":";
   livechat::AppendJsonString(out, Req(a, "store"));
@@ -386,7 +387,7 @@ Outcome CopyToPostgres(ChatService&, const ParsedArgs& a) {
 }
 
 Outcome SettingsShow(ChatService& service, const ParsedArgs& a) {
-  auto s = service.GetAiSettings(Principal::System(Req(a, "store")));
+  auto s = service.knowledge().GetAiSettings(Principal::System(Req(a, "store")));
   if (!s.ok()) return Failed(s.error());
   return Ok(livechat::ToJson(*s));
 }
@@ -450,23 +451,23 @@ Outcome SettingsSet(ChatService& service, const ParsedArgs& a) {
   if (!loyalty.empty()) patch += std::string(patch.size() > 1 ? "," : "") + "\"loyaltyPartner\":" + loyalty;
   patch += "}";
   if (patch == "{}") return UsageError("--set names no setting");
-  auto s = service.UpdateAiSettings(Principal::System(Req(a, "store")), patch);
+  auto s = service.knowledge().UpdateAiSettings(Principal::System(Req(a, "store")), patch);
   if (!s.ok()) return Failed(s.error());
   return Ok(livechat::ToJson(*s));
 }
 
 Outcome StoreInstall(ChatService& service, const ParsedArgs& a) {
-  auto shop = service.SetShopInstalled(Principal::System(Req(a, "store")), true);
+  auto shop = service.privacy().SetShopInstalled(Principal::System(Req(a, "store")), true);
   if (!shop.ok()) return Failed(shop.error());
   return Ok(livechat::ToJson(*shop));
 }
 
 Outcome Audit(ChatService& service, const ParsedArgs& a) {
-  constexpr int kMax = ChatService::kPlatformRequestsLimitMax;
+  constexpr int kMax = PrivacyService::kPlatformRequestsLimitMax;
   auto limit = ParseCount(Opt(a, "limit").value_or(std::to_string(kAuditLimitDefault)));
   if (!limit || *limit < 1 || *limit > kMax)
     return UsageError("--limit expects a whole number from 1 to " + std::to_string(kMax));
-  auto rows = service.ListPlatformRequests(Principal::System(Req(a, "store")), *limit);
+  auto rows = service.privacy().ListPlatformRequests(Principal::System(Req(a, "store")), *limit);
   if (!rows.ok()) return Failed(rows.error());
   std::vector<std::string> items;
   for (const auto& r : *rows) items.push_back(livechat::ToJson(r));
@@ -474,7 +475,7 @@ Outcome Audit(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome DataRequestList(ChatService& service, const ParsedArgs& a) {
-  auto rows = service.ListDataRequests(Principal::System(Req(a, "store")));
+  auto rows = service.privacy().ListDataRequests(Principal::System(Req(a, "store")));
   if (!rows.ok()) return Failed(rows.error());
   std::vector<std::string> items;
   for (const auto& d : *rows) items.push_back(livechat::ToJson(d, /*withExport=*/false));
@@ -482,13 +483,13 @@ Outcome DataRequestList(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome DataRequestShow(ChatService& service, const ParsedArgs& a) {
-  auto d = service.GetDataRequest(Principal::System(Req(a, "store")), Req(a, "id"));
+  auto d = service.privacy().GetDataRequest(Principal::System(Req(a, "store")), Req(a, "id"));
   if (!d.ok()) return Failed(d.error());
   return Ok(livechat::ToJson(*d, /*withExport=*/true));
 }
 
 Outcome IntegrationList(ChatService& service, const ParsedArgs& a) {
-  auto rows = service.ListChannelIntegrations(Principal::System(Req(a, "store")));
+  auto rows = service.privacy().ListChannelIntegrations(Principal::System(Req(a, "store")));
   if (!rows.ok()) return Failed(rows.error());
   std::vector<std::string> items;
   for (const auto& i : *rows) items.push_back(livechat::ToJson(i));
@@ -496,7 +497,7 @@ Outcome IntegrationList(ChatService& service, const ParsedArgs& a) {
 }
 
 Outcome IntegrationSet(ChatService& service, const ParsedArgs& a, bool connected) {
-  auto i = service.SetChannelIntegration(Principal::System(Req(a, "store")), Req(a, "channel"), connected);
+  auto i = service.privacy().SetChannelIntegration(Principal::System(Req(a, "store")), Req(a, "channel"), connected);
   if (!i.ok()) return Failed(i.error());
   return Ok(livechat::ToJson(*i));
 }
@@ -526,7 +527,7 @@ const std::vector<Command>& Commands() {
   static const std::string kRoleHelp = livechat::JoinNames(livechat::kMemberRoles, "|") + " (default member)";
   static const std::string kSettingsSetHelp =
       "comma-separated NAME=VALUE: " + SettingFlagNames("=on|off") + ", loyaltyPartner=NAME|none";
-  static const std::string kAuditLimitHelp = "rows at most, 1-" + std::to_string(ChatService::kPlatformRequestsLimitMax) +
+  static const std::string kAuditLimitHelp = "rows at most, 1-" + std::to_string(PrivacyService::kPlatformRequestsLimitMax) +
                                              " (default " + std::to_string(kAuditLimitDefault) + ")";
   static const std::string kIntegrationsSummary =
       "the store's channel integrations (" + livechat::JoinNames(livechat::kIntegratedChannels, ", ") + ")";

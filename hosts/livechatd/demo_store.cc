@@ -71,7 +71,7 @@ livechat::Result<std::string> NewDemoKey(livechat::ChatService& service, const s
   livechat::CreateKeyInput in;
   in.name = "demo";
   in.permissions = livechat::kPermAll;
-  auto key = service.CreateApiKey(livechat::Principal::System(shopId), in);
+  auto key = service.directory().CreateApiKey(livechat::Principal::System(shopId), in);
   if (!key.ok()) return key.take_error();
   return std::move(key->secret);
 }
@@ -86,10 +86,10 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
 
   if (!inMemory) {
     if (auto marker = ReadMarker(markerPath)) {
-      auto shop = service.GetShop(marker->shopId);
+      auto shop = service.directory().GetShop(marker->shopId);
       if (shop.ok()) {
         DemoStore found{shop->id, shop->name, marker->apiKey, shop->appId, false};
-        auto auth = service.AuthenticateApiKey(marker->apiKey);
+        auto auth = service.auth().AuthenticateApiKey(marker->apiKey);
         if (auth.ok()) return found;
         if (auth.error().code != livechat::ErrorCode::kInvalidApiKey) return auth.take_error();
         auto key = NewDemoKey(service, shop->id);
@@ -103,14 +103,14 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
     }
   }
 
-  auto created = service.CreateDemo(kDemoShopName);
+  auto created = service.demo().CreateDemo(kDemoShopName);
   if (!created.ok()) return created.take_error();
   DemoStore demo{created->key.shopId, kDemoShopName, created->secret, "", true};
   // The AI agent's side of the demo: the sample catalog, every tool switched
   // on (so /mcp lists all of them), and a playground conversation.
   const auto system = livechat::Principal::System(demo.shopId);
-  if (auto imported = service.ImportCatalog(system, kSampleCatalog); !imported.ok()) return imported.take_error();
-  if (auto ai = service.UpdateAiSettings(
+  if (auto imported = service.knowledge().ImportCatalog(system, kSampleCatalog); !imported.ok()) return imported.take_error();
+  if (auto ai = service.knowledge().UpdateAiSettings(
           system, R"({"trainingData":{"products":true,"collections":true,"discounts":true},)"
                   R"("skills":{"sizeGuide":true},"loyaltyPartner":"Smile.io"})");
       !ai.ok())
@@ -119,8 +119,8 @@ livechat::Result<DemoStore> EnsureDemoStore(livechat::ChatService& service, cons
   playground.channel = "playground";
   playground.customerName = "Playground tester";
   playground.text = "Hi! Does the merino crew sweater come in navy, and is it itchy?";
-  if (auto conv = service.ReceiveInbound(system, playground); !conv.ok()) return conv.take_error();
-  if (auto shop = service.GetShop(demo.shopId); shop.ok()) {
+  if (auto conv = service.conversations().ReceiveInbound(system, playground); !conv.ok()) return conv.take_error();
+  if (auto shop = service.directory().GetShop(demo.shopId); shop.ok()) {
     demo.shopName = shop->name;
     demo.appId = shop->appId;
   }

@@ -81,7 +81,7 @@ void PrintDemo(const livechatd::DemoStore& demo, const std::string& host, int po
               demo.apiKey.c_str());
   std::printf("demo shop page with the chat widget: %s/demo/\n", pageBase.empty() ? base.c_str() : pageBase.c_str());
   std::printf("agent inbox: %s/inbox/ (sign in as %s, password %s)\n", base.c_str(),
-              livechat::ChatService::kDemoAgentEmail, livechat::ChatService::kDemoAgentPassword);
+              livechat::DemoService::kDemoAgentEmail, livechat::DemoService::kDemoAgentPassword);
 }
 
 // Signals are blocked in every thread and taken here synchronously, so the
@@ -406,7 +406,7 @@ std::optional<std::string> MakeService(const livechatd::DaemonConfig& cfg, Parts
   // delivery waits for are removed, 1,000 at a time until none is left.
   p.eventPruner = std::make_unique<livechat::WorkerLoop>(
       [s = p.service.get()] {
-        auto removed = s->PruneEventFeed(1000);
+        auto removed = s->feed().PruneEventFeed(1000);
         if (!removed.ok()) std::fprintf(stderr, "livechatd: event feed pruning: %s\n", removed.error().message.c_str());
         return removed.ok() && *removed > 0;
       },
@@ -472,7 +472,7 @@ int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
   const bool storefrontApart = cfg.storefrontPort >= 0;
   std::optional<std::string> demoAppId;
   if (p.demo) {
-    auto shop = p.service->GetShop(p.demo->shopId);
+    auto shop = p.service->directory().GetShop(p.demo->shopId);
     if (shop.ok()) demoAppId = shop->appId;
   }
   livechatd::Observability obs;

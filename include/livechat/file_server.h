@@ -1,5 +1,5 @@
 // The download side of uploaded files: GET /files/{fileId} ->
-// ChatService::OpenFile -> the bytes. Transport-neutral like the other
+// FileService::OpenFile -> the bytes. Transport-neutral like the other
 // adapters; livechatd only routes /files/ here. Who may read what is
 // ChatService's rule (docs/operations.md, "Files"): logos, icons and avatars
 // are public; an attachment needs the store's X-Api-Key or the signed URL

@@ -360,7 +360,7 @@ struct VisitorSession {
   // What the widget set that has no column of its own: identity given before
   // a contact exists, pre-chat state, commerce context, locale, tracked
   // events, and page views / conversation attributes waiting for the
-  // conversation. A JSON object, owned by lib/core/chat_service_storefront.cc.
+  // conversation. A JSON object, owned by lib/core/storefront_service.cc.
   std::string stateJson = "{}";
   Millis createdAt = 0, lastSeenAt = 0;
   std::optional<Millis> endedAt;              // logout / session:reset: the token no longer works

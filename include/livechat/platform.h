@@ -2,7 +2,7 @@
 // POST /platform/{app-uninstalled,customers-redact,customers-data-request,
 // shop-redact}, each body signed with the app secret (HMAC-SHA256 of the raw
 // body, base64, in X-Platform-Hmac-Sha256). HttpRequest -> ChatService ->
-// HttpResponse; every rule lives in ChatService::ApplyPlatformRequest.
+// HttpResponse; every rule lives in PrivacyService::ApplyPlatformRequest.
 // See docs/operations.md, "Platform requests and privacy".
 #pragma once
 

@@ -1,4 +1,4 @@
-// Who is calling: resolved from a credential by ChatService::Authenticate*, then
+// Who is calling: resolved from a credential by AuthService::Authenticate*, then
 // passed to every call. The store id always comes from here, never from input.
 #pragma once
 

@@ -32,7 +32,7 @@ inline constexpr std::string_view kLoyaltyPlanRefusal = "loyalty lookups need a 
 inline constexpr std::size_t kCartLinesMax = 100;
 inline constexpr std::int64_t kCartLineQuantityMax = 999;
 
-// CartChange and CartTotals are in livechat/knowledge.h (ChatService::ManageCart
+// CartChange and CartTotals are in livechat/knowledge.h (KnowledgeService::ManageCart
 // takes and returns them).
 
 // The stored product record (catalog JSON) for a product id, or its error.

@@ -2,7 +2,7 @@
 // a fixed-text double, and the worker that turns resolved conversations into
 // stored summaries in the background.
 //
-// Resolving a conversation (ChatService::SetState) queues a summary job in the
+// Resolving a conversation (ConversationService::SetState) queues a summary job in the
 // same transaction; the SummaryWorker claims due jobs, runs the Summarizer on
 // the conversation's messages and stores the result (Store::PutSummary). A
 // summarizer that fails (an LLM endpoint down, a bad answer) is replaced by

@@ -1,4 +1,4 @@
-// Helpers shared by the ChatService translation units: permission checks,
+// Helpers shared by the services' translation units: permission checks,
 // limit resolution, event construction and store access patterns.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "livechat/base/json_writer.h"
+#include "core/service_context.h"
 #include "livechat/chat_service.h"
 
 namespace livechat::internal {
@@ -60,6 +61,9 @@ Result<T> WriteValue(Store& store, const std::function<Result<T>(StoreWriter&)>&
 Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId, const std::string& id);
 // The store query a list filter asks for, its values checked (INVALID_PARAMS).
 Result<ConversationQuery> ConversationQueryOf(const Principal& p, const ConversationFilter& f);
+// One page of a store query (conversations of the inbox, of a customer), a
+// cursor from the previous page continuing it; `limit` already resolved.
+Result<Page<Conversation>> RunConversationQuery(Store& store, ConversationQuery q, const PageRequest& page, int limit);
 // An active member of this shop, or INVALID_PARAMS naming `field`.
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field);
@@ -72,7 +76,7 @@ Customer NewContact(Random& random, const std::string& shopId, const std::option
 // Removes the records of a shop's uploaded files that shop redact deletes
 // (contact imports, logos, avatars, icons; not widget attachments, which
 // are conversation history) inside an open transaction; returns how many.
-// ChatService::PurgeShopUploads removes the bytes (chat_service_files.cc).
+// FileService::PurgeShopUploads removes the bytes (file_service.cc).
 Result<std::int64_t> DeleteShopUploadRecords(StoreWriter& w, const std::string& shopId);
 
 // The summary of a redacted conversation, as the extractive summarizer
@@ -84,19 +88,19 @@ Result<Summary> RedactedSummary(StoreReader& r, const Conversation& c, Millis at
 
 // CHANNEL_UNAVAILABLE when the store's integration for `channel` is
 // disconnected (uninstall, or the operator); channels without one pass
-// (chat_service_privacy.cc).
+// (privacy_service.cc).
 Status CheckChannelConnected(StoreReader& r, const std::string& shopId, const std::string& channel);
 
 // A message with attachments adds contentType and files (`filesJson`: the
 // entries with their URLs; the message's own when null).
 std::string MessageEventData(const Message& m, const std::string* filesJson = nullptr);
 // The customer.created event's data; of a redacted contact, the form a
-// redact rewrites undelivered events to (chat_service_privacy.cc).
+// redact rewrites undelivered events to (privacy_service.cc).
 std::string CustomerCreatedData(const Customer& c);
 
 // An inbound customer message written inside an open transaction: the contact
 // and the conversation are created as needed, with their events
-// (chat_service_messages.cc). ReceiveInbound and the storefront share it.
+// (conversation_messages.cc). ReceiveInbound and the storefront share it.
 struct InboundRecord {
   Conversation conversation;
   Message message;
@@ -107,7 +111,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
                                     const InboundMessageInput& in, Millis now);
 
 // Appends the events to the outbox and, in the same transaction, one delivery
-// row per matching active webhook subscription (chat_service_webhooks.cc).
+// row per matching active webhook subscription (webhook_service.cc).
 Status EmitEvents(StoreWriter& w, Random& random, const std::vector<Event>& events);
 inline Status EmitEvent(StoreWriter& w, Random& random, const Event& e) { return EmitEvents(w, random, {e}); }
 

@@ -88,7 +88,7 @@ Result<graphql::Schema> BuildCustomerSchema() {
       {InputValueDef{"id", "ID!", "The customer's id."}},
       [](const ResolveContext& ctx) -> FieldResult {
         const ApiContext& a = Ctx(ctx);
-        auto c = a.service->GetCustomer(a.principal, ctx.Arg("id").AsString());
+        auto c = a.service->directory().GetCustomer(a.principal, ctx.Arg("id").AsString());
         if (!c.ok()) {
           if (c.error().code == ErrorCode::kNotFound) return Value();  // a missing customer is null, not an error
           return c.error();
@@ -113,7 +113,7 @@ Result<graphql::Schema> BuildCustomerSchema() {
         r.last = IntArg(ctx, "last");
         r.after = StringArg(ctx, "after");
         r.before = StringArg(ctx, "before");
-        auto page = a.service->ListCustomersPage(a.principal, r);
+        auto page = a.service->directory().ListCustomersPage(a.principal, r);
         if (!page.ok()) return page.error();
         return Value::Host<CustomerPage>(std::make_shared<const CustomerPage>(std::move(page).value()));
       }});
@@ -409,7 +409,7 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
   if (IsIntrospectionOnly(graphql::RootFieldNames(op))) {
     bucketKey = "ip:" + ClientIp(req, I.options.trustedProxies);
   } else {
-    auto p = I.service.AuthenticateAppKey(req.Header("x-api-id").value_or(""),
+    auto p = I.service.auth().AuthenticateAppKey(req.Header("x-api-id").value_or(""),
                                           req.Header("x-api-secret").value_or(""));
     if (!p.ok())
       return Json(200, ErrorsBody(p.error().code == ErrorCode::kUnauthenticated

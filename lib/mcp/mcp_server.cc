@@ -155,7 +155,7 @@ HttpResponse McpServer::Impl::Handle(const HttpRequest& req) {
   if (auto auth = req.Header("authorization")) {
     if (auth->size() > 7 && AsciiLower(auth->substr(0, 7)) == "bearer ") key = auth->substr(7);
   }
-  auto principal = service.AuthenticateAppKey(req.Header("x-app-id").value_or(""), key);
+  auto principal = service.auth().AuthenticateAppKey(req.Header("x-app-id").value_or(""), key);
   if (!principal.ok()) {
     HttpResponse r = JsonResponse(
         401, ErrorBody("null", kServerError,
@@ -309,9 +309,9 @@ std::optional<std::string> McpServer::Impl::Dispatch(Call& call, const Value& ms
 
   if (method == "tools/list" || method == "tools/call") {
     // Switches, plan and permissions as they are now.
-    auto shop = service.GetShop(call.principal.shopId);
+    auto shop = service.directory().GetShop(call.principal.shopId);
     if (!shop.ok()) return ErrorBody(idJson, kServerError, "Internal error: " + shop.error().message);
-    auto ai = service.GetAiSettings(call.principal);
+    auto ai = service.knowledge().GetAiSettings(call.principal);
     if (!ai.ok()) return ErrorBody(idJson, kServerError, "Internal error: " + ai.error().message);
     mcp::ToolContext ctx{service, call.principal, *shop, *ai};
     if (method == "tools/list") {

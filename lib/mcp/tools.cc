@@ -163,13 +163,13 @@ ToolOutcome SendMessage(const ToolContext& c, const Value& a) {
   SendMessageInput in;
   in.text = Str(a, "text");
   in.asBot = true;
-  auto m = c.service.SendMessage(c.principal, Str(a, "conversationId"), in);
+  auto m = c.service.conversations().SendMessage(c.principal, Str(a, "conversationId"), in);
   if (!m.ok()) return FromError(m.error());
   return Ok(Obj({{"message", ToJson(*m, JsonView::kDetail)}}));
 }
 
 ToolOutcome FaqRetrieval(const ToolContext& c, const Value& a) {
-  auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kKnowledge, Str(a, "query"),
+  auto hits = c.service.knowledge().SearchCatalog(c.principal, catalog_kind::kKnowledge, Str(a, "query"),
                                       static_cast<int>(Int(a, "limit", 5)));
   if (!hits.ok()) return FromError(hits.error());
   return Ok(Obj({{"query", Quote(Str(a, "query"))},
@@ -179,7 +179,7 @@ ToolOutcome FaqRetrieval(const ToolContext& c, const Value& a) {
 }
 
 ToolOutcome AddNote(const ToolContext& c, const Value& a) {
-  auto n = c.service.CreateNote(c.principal, Str(a, "conversationId"), Str(a, "text"));
+  auto n = c.service.annotations().CreateNote(c.principal, Str(a, "conversationId"), Str(a, "text"));
   if (!n.ok()) return FromError(n.error());
   return Ok(Obj({{"note", ToJson(*n)}}));
 }
@@ -187,9 +187,9 @@ ToolOutcome AddNote(const ToolContext& c, const Value& a) {
 ToolOutcome UpdateTags(const ToolContext& c, const Value& a) {
   std::vector<std::string> tags;
   for (const auto& t : a["tags"].GetArray()) tags.emplace_back(t.GetString(), t.GetStringLength());
-  auto out = c.service.ReplaceTags(c.principal, Str(a, "conversationId"), tags);
+  auto out = c.service.annotations().ReplaceTags(c.principal, Str(a, "conversationId"), tags);
   if (!out.ok()) return FromError(out.error());
-  auto conv = c.service.GetConversation(c.principal, Str(a, "conversationId"));
+  auto conv = c.service.conversations().GetConversation(c.principal, Str(a, "conversationId"));
   if (!conv.ok()) return FromError(conv.error());
   return Ok(Obj({{"conversationId", Quote(conv->conversation.id)},
                  {"tags", Arr(out->begin(), out->end(), [](const std::string& t) { return Quote(t); })}}));
@@ -198,25 +198,25 @@ ToolOutcome UpdateTags(const ToolContext& c, const Value& a) {
 ToolOutcome AssignMember(const ToolContext& c, const Value& a) {
   // JSON presence and null become the core's tri-state (the schema already
   // makes memberId a string or null); the core decides what absent means.
-  using Target = ChatService::AssignTarget;
+  using Target = ConversationService::AssignTarget;
   auto it = a.FindMember("memberId");
   const Target target = it == a.MemberEnd()       ? Target::Absent()
                         : it->value.IsString() ? Target::Member(it->value.GetString())
                                                : Target::Unassign();
-  auto conv = c.service.Assign(c.principal, Str(a, "conversationId"), target);
+  auto conv = c.service.conversations().Assign(c.principal, Str(a, "conversationId"), target);
   if (!conv.ok()) return FromError(conv.error());
   return Ok(Obj({{"conversationId", Quote(conv->id)},
                  {"memberId", conv->memberId ? Quote(*conv->memberId) : "null"}}));
 }
 
 ToolOutcome ListMembers(const ToolContext& c, const Value&) {
-  auto members = c.service.ListMembers(c.principal);
+  auto members = c.service.directory().ListMembers(c.principal);
   if (!members.ok()) return FromError(members.error());
   return Ok(Obj({{"members", Arr(members->begin(), members->end(), [](const Member& m) { return ToJson(m); })}}));
 }
 
 ToolOutcome ListConversations(const ToolContext& c, const Value& a) {
-  auto convs = c.service.ListPlaygroundConversations(c.principal, Int(a, "limit", 20));
+  auto convs = c.service.knowledge().ListPlaygroundConversations(c.principal, Int(a, "limit", 20));
   if (!convs.ok()) return FromError(convs.error());
   return Ok(Obj({{"conversations", Arr(convs->begin(), convs->end(), [](const Conversation& v) {
                     return ToJson(v, JsonView::kList);
@@ -230,7 +230,7 @@ ToolOutcome RegisterWebhook(const ToolContext& c, const Value& a) {
   for (const auto& e : a["events"].GetArray()) events.emplace_back(e.GetString());
   in.events = events;
   if (auto m = a.FindMember("metadata"); m != a.MemberEnd()) in.metadataJson = CompactJson(m->value);
-  auto sub = c.service.CreateWebhook(c.principal, in);
+  auto sub = c.service.webhooks().CreateWebhook(c.principal, in);
   if (!sub.ok()) return FromError(sub.error());
   return Ok(Obj({{"subscription", ToJson(*sub)}, {"secret", Quote(sub->secret)}}));
 }
@@ -238,11 +238,11 @@ ToolOutcome RegisterWebhook(const ToolContext& c, const Value& a) {
 ToolOutcome ProductLookup(const ToolContext& c, const Value& a) {
   std::vector<std::string> out;
   if (auto id = OptStr(a, "productId")) {
-    auto item = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, *id);
+    auto item = c.service.knowledge().GetCatalogItem(c.principal, catalog_kind::kProduct, *id);
     if (!item.ok()) return FromError(item.error());
     out.push_back(item->dataJson);
   } else if (auto q = OptStr(a, "query")) {
-    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kProduct, *q, static_cast<int>(Int(a, "limit", 5)));
+    auto hits = c.service.knowledge().SearchCatalog(c.principal, catalog_kind::kProduct, *q, static_cast<int>(Int(a, "limit", 5)));
     if (!hits.ok()) return FromError(hits.error());
     for (const auto& h : *hits) out.push_back(WithExtra(h.item.dataJson, "relevance", Relevance(h.relevance)));
   } else {
@@ -260,16 +260,16 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
     // Searched across products, or within one product's entries (filtered
     // inside the index, before ranking and the limit).
     if (productId) {
-      auto product = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
+      auto product = c.service.knowledge().GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
       if (!product.ok()) return FromError(product.error());
     }
-    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kProductFaq, *query, limit, productId.value_or(""));
+    auto hits = c.service.knowledge().SearchCatalog(c.principal, catalog_kind::kProductFaq, *query, limit, productId.value_or(""));
     if (!hits.ok()) return FromError(hits.error());
     for (const auto& h : *hits) out.push_back(WithExtra(h.item.dataJson, "relevance", Relevance(h.relevance)));
   } else if (productId) {
-    auto product = c.service.GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
+    auto product = c.service.knowledge().GetCatalogItem(c.principal, catalog_kind::kProduct, *productId);
     if (!product.ok()) return FromError(product.error());
-    auto items = c.service.ListCatalogItems(c.principal, catalog_kind::kProductFaq, *productId, limit);
+    auto items = c.service.knowledge().ListCatalogItems(c.principal, catalog_kind::kProductFaq, *productId, limit);
     if (!items.ok()) return FromError(items.error());
     for (const auto& i : *items) out.push_back(i.dataJson);
   } else {
@@ -279,14 +279,14 @@ ToolOutcome ProductFaqLookup(const ToolContext& c, const Value& a) {
 }
 
 // A cart: {"conversationId", "items": [...], "itemCount", "subtotal", "currency"}.
-// The cart rules and totals are the core's (ChatService::ManageCart); this
+// The cart rules and totals are the core's (KnowledgeService::ManageCart); this
 // parses the tool's arguments and formats the result.
 ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
   const std::string convId = Str(a, "conversationId");
   std::optional<CartChange> change;
   if (Str(a, "action") != "get")
     change = CartChange{Str(a, "action"), Str(a, "productId"), Str(a, "variantId"), Int(a, "quantity", 1)};
-  auto cart = c.service.ManageCart(c.principal, convId, change);
+  auto cart = c.service.knowledge().ManageCart(c.principal, convId, change);
   if (!cart.ok()) {
     // Stock and availability carry their own code in the message.
     if (cart.error().code == ErrorCode::kConflict) return Fail(cart.error().message);
@@ -303,16 +303,16 @@ ToolOutcome ManageCart(const ToolContext& c, const Value& a) {
 ToolOutcome CollectionLookup(const ToolContext& c, const Value& a) {
   std::vector<std::string> out;
   if (auto id = OptStr(a, "collectionId")) {
-    auto item = c.service.GetCatalogItem(c.principal, catalog_kind::kCollection, *id);
+    auto item = c.service.knowledge().GetCatalogItem(c.principal, catalog_kind::kCollection, *id);
     if (!item.ok()) return FromError(item.error());
     out.push_back(item->dataJson);
   } else if (auto q = OptStr(a, "query")) {
     auto hits =
-        c.service.SearchCatalog(c.principal, catalog_kind::kCollection, *q, static_cast<int>(Int(a, "limit", 5)));
+        c.service.knowledge().SearchCatalog(c.principal, catalog_kind::kCollection, *q, static_cast<int>(Int(a, "limit", 5)));
     if (!hits.ok()) return FromError(hits.error());
     for (const auto& h : *hits) out.push_back(WithExtra(h.item.dataJson, "relevance", Relevance(h.relevance)));
   } else {
-    auto all = c.service.ListCatalogItems(c.principal, catalog_kind::kCollection, "", static_cast<int>(Int(a, "limit", 5)));
+    auto all = c.service.knowledge().ListCatalogItems(c.principal, catalog_kind::kCollection, "", static_cast<int>(Int(a, "limit", 5)));
     if (!all.ok()) return FromError(all.error());
     for (const auto& i : *all) out.push_back(i.dataJson);
   }
@@ -322,15 +322,15 @@ ToolOutcome CollectionLookup(const ToolContext& c, const Value& a) {
 ToolOutcome DiscountLookup(const ToolContext& c, const Value& a) {
   std::vector<CatalogItem> found;
   if (auto code = OptStr(a, "code")) {
-    auto item = c.service.FindDiscountByCode(c.principal, *code);
+    auto item = c.service.knowledge().FindDiscountByCode(c.principal, *code);
     if (!item.ok()) return FromError(item.error());
     found.push_back(std::move(*item));
   } else if (auto q = OptStr(a, "query")) {
-    auto hits = c.service.SearchCatalog(c.principal, catalog_kind::kDiscount, *q, static_cast<int>(Int(a, "limit", 5)));
+    auto hits = c.service.knowledge().SearchCatalog(c.principal, catalog_kind::kDiscount, *q, static_cast<int>(Int(a, "limit", 5)));
     if (!hits.ok()) return FromError(hits.error());
     for (auto& h : *hits) found.push_back(std::move(h.item));
   } else {
-    auto all = c.service.ListCatalogItems(c.principal, catalog_kind::kDiscount, "", static_cast<int>(Int(a, "limit", 5)));
+    auto all = c.service.knowledge().ListCatalogItems(c.principal, catalog_kind::kDiscount, "", static_cast<int>(Int(a, "limit", 5)));
     if (!all.ok()) return FromError(all.error());
     found = std::move(*all);
   }
@@ -343,14 +343,14 @@ ToolOutcome DiscountLookup(const ToolContext& c, const Value& a) {
 }
 
 ToolOutcome SizeGuide(const ToolContext& c, const Value&) {
-  auto chart = c.service.GetKnowledgeDocument(c.principal, "size_chart");
+  auto chart = c.service.knowledge().GetKnowledgeDocument(c.principal, "size_chart");
   if (!chart.ok()) return FromError(chart.error());
   if (!*chart) return Fail("NOT_FOUND: this store has no size chart; answer without one or hand over to a person");
   return Ok(Obj({{"sizeChart", **chart}}));
 }
 
 ToolOutcome CheckOrder(const ToolContext& c, const Value& a) {
-  auto order = c.service.FindOrder(c.principal, OptStr(a, "orderNumber"), OptStr(a, "trackingNumber"), OptStr(a, "email"));
+  auto order = c.service.knowledge().FindOrder(c.principal, OptStr(a, "orderNumber"), OptStr(a, "trackingNumber"), OptStr(a, "email"));
   if (!order.ok()) {
     if (order.error().code == ErrorCode::kNotFound)
       return Fail("NOT_FOUND: no order matches; ask the shopper to check the order number (e.g. #1001) or tracking "
@@ -366,7 +366,7 @@ ToolOutcome CustomerSupport(const ToolContext& c, const Value& a) {
   in.orderNumber = OptStr(a, "orderNumber");
   in.reason = OptStr(a, "reason");
   in.details = OptStr(a, "details");
-  auto req = c.service.CreateSupportRequest(c.principal, Str(a, "conversationId"), in);
+  auto req = c.service.knowledge().CreateSupportRequest(c.principal, Str(a, "conversationId"), in);
   if (!req.ok()) return FromError(req.error());
   return Ok(Obj({{"request", req->dataJson}}));
 }
@@ -376,19 +376,19 @@ ToolOutcome HumanTransfer(const ToolContext& c, const Value& a) {
   in.text = OptStr(a, "message").value_or("I'm connecting you with a member of our team. They will reply here shortly.");
   in.asBot = true;
   in.isTransfer = true;
-  auto m = c.service.SendMessage(c.principal, Str(a, "conversationId"), in);
+  auto m = c.service.conversations().SendMessage(c.principal, Str(a, "conversationId"), in);
   if (!m.ok()) return FromError(m.error());
-  auto conv = c.service.GetConversation(c.principal, Str(a, "conversationId"));
+  auto conv = c.service.conversations().GetConversation(c.principal, Str(a, "conversationId"));
   if (!conv.ok()) return FromError(conv.error());
   return Ok(Obj({{"conversation", ToJson(conv->conversation, JsonView::kList)},
                  {"message", ToJson(*m, JsonView::kDetail)}}));
 }
 
 ToolOutcome Loyalty(const ToolContext& c, const Value& a) {
-  auto program = c.service.GetKnowledgeDocument(c.principal, "loyalty_program");
+  auto program = c.service.knowledge().GetKnowledgeDocument(c.principal, "loyalty_program");
   if (!program.ok()) return FromError(program.error());
   std::string account = "null";
-  auto acc = c.service.GetCatalogItem(c.principal, catalog_kind::kLoyaltyAccount, LoyaltyAccountId(Str(a, "email")));
+  auto acc = c.service.knowledge().GetCatalogItem(c.principal, catalog_kind::kLoyaltyAccount, LoyaltyAccountId(Str(a, "email")));
   if (acc.ok()) account = acc->dataJson;
   else if (acc.error().code != ErrorCode::kNotFound) return FromError(acc.error());
   return Ok(Obj({{"partner", Quote(c.ai.loyaltyPartner)},
@@ -397,7 +397,7 @@ ToolOutcome Loyalty(const ToolContext& c, const Value& a) {
 }
 
 ToolOutcome SetupStatusTool(const ToolContext& c, const Value&) {
-  auto s = c.service.GetSetupStatus(c.principal);
+  auto s = c.service.knowledge().GetSetupStatus(c.principal);
   if (!s.ok()) return FromError(s.error());
   return Ok(Obj({{"checklist", Arr(s->checklist.begin(), s->checklist.end(),
                                    [](const auto& step) {
@@ -410,19 +410,19 @@ ToolOutcome SetupStatusTool(const ToolContext& c, const Value&) {
 }
 
 ToolOutcome GetSettings(const ToolContext& c, const Value& a) {
-  auto s = c.service.GetSettingsArea(c.principal, Str(a, "area"));
+  auto s = c.service.knowledge().GetSettingsArea(c.principal, Str(a, "area"));
   if (!s.ok()) return FromError(s.error());
   return Ok(Obj({{"area", Quote(Str(a, "area"))}, {"settings", *s}}));
 }
 
 ToolOutcome UpdateSettings(const ToolContext& c, const Value& a) {
-  auto s = c.service.UpdateSettingsArea(c.principal, Str(a, "area"), CompactJson(a["settings"]));
+  auto s = c.service.knowledge().UpdateSettingsArea(c.principal, Str(a, "area"), CompactJson(a["settings"]));
   if (!s.ok()) return FromError(s.error());
   return Ok(Obj({{"area", Quote(Str(a, "area"))}, {"settings", *s}}));
 }
 
 ToolOutcome CreateKnowledge(const ToolContext& c, const Value& a) {
-  auto e = c.service.CreateKnowledgeEntry(c.principal, Str(a, "question"), Str(a, "answer"));
+  auto e = c.service.knowledge().CreateKnowledgeEntry(c.principal, Str(a, "question"), Str(a, "answer"));
   if (!e.ok()) return FromError(e.error());
   return Ok(Obj({{"entry", e->dataJson}}));
 }

@@ -73,7 +73,7 @@ class Stream {
       if (!page_.hasMore && !Wait(sink, end)) return;
       if (state_->Stopped() || Steady::now() >= end) return;
       seen_ = Generation();
-      auto next = service_.ListEventFeed(p_, r_);
+      auto next = service_.feed().ListEventFeed(p_, r_);
       // A cursor pruned meanwhile, or a failing store: the stream ends, and
       // the client's reconnect gets the error as JSON.
       if (!next.ok()) return;

@@ -1,5 +1,5 @@
 // The live form of the change feed: GET /chat/events with Accept:
-// text/event-stream. What the feed returns stays ChatService::ListEventFeed's
+// text/event-stream. What the feed returns stays EventFeedService::ListEventFeed's
 // rule; this file only repeats that read after the last cursor sent (on a
 // wake-up after a local write, or on a short poll for other instances' writes)
 // and writes each event as a Server-Sent Event whose id is its cursor.

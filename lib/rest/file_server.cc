@@ -51,11 +51,11 @@ HttpResponse FileServer::Handle(const HttpRequest& req) {
   access.signature = target->Query("sig");
   // A key that is sent must be valid: a wrong one is told so, as on /chat.
   if (auto key = req.Header("x-api-key"); key && !key->empty()) {
-    auto p = service_.AuthenticateApiKey(*key);
+    auto p = service_.auth().AuthenticateApiKey(*key);
     if (!p.ok()) return Refuse(p.error(), route);
     access.principal = std::move(p).value();
   }
-  auto file = service_.OpenFile(segs[1], access);
+  auto file = service_.files().OpenFile(segs[1], access);
   if (!file.ok()) return Refuse(file.error(), route);
   const FileRecord& f = file->file;
   HttpResponse r;

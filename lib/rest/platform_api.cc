@@ -1,5 +1,5 @@
 // The platform requests' HTTP adapter: route, size, signature, then JSON;
-// ChatService::ApplyPlatformRequest does the rest.
+// PrivacyService::ApplyPlatformRequest does the rest.
 #include "livechat/platform.h"
 
 #include <rapidjson/document.h>
@@ -156,7 +156,7 @@ HttpResponse PlatformApi::Handle(const HttpRequest& req) {
     in.deliveryId = req.Header("x-platform-webhook-id");
     if (in.deliveryId && in.deliveryId->empty()) in.deliveryId.reset();
     in.bodyDigest = livechat::Sha256Hex(req.body);
-    auto applied = service_.ApplyPlatformRequest(Principal::System(shopId), in);
+    auto applied = service_.privacy().ApplyPlatformRequest(Principal::System(shopId), in);
     if (!applied.ok()) return rest::ErrorResponse(applied.error());
     if (applied->outcome == "refused")
       return rest::ErrorResponse(MakeError(ErrorCode::kConflict, applied->message.value_or("refused")));

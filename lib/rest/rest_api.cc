@@ -267,20 +267,20 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   if (m.row == nullptr) return rest::MethodNotAllowed(req.method, m.allow);
   const std::string secret = req.Header("x-webhook-secret").value_or("");
   if (req.method == "POST") {
-    LC_ASSIGN_OR_RETURN(Principal p, service.AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
+    LC_ASSIGN_OR_RETURN(Principal p, service.auth().AuthenticateAppKey(req.Header("x-webhook-app-id").value_or(""), secret));
     LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
     LC_ASSIGN_OR_RETURN(CreateWebhookInput in, rest::CreateWebhookFromBody(*body));
     in.legacy = true;
     bool created = false;
-    LC_ASSIGN_OR_RETURN(auto sub, service.CreateWebhook(p, in, &created));
+    LC_ASSIGN_OR_RETURN(auto sub, service.webhooks().CreateWebhook(p, in, &created));
     return rest::JsonResponse(created ? 201 : 200, rest::DataEnvelope(ToJson(sub)));
   }
-  LC_ASSIGN_OR_RETURN(auto auth, service.AuthenticateWebhookSecret(secret));
+  LC_ASSIGN_OR_RETURN(auto auth, service.webhooks().AuthenticateWebhookSecret(secret));
   auto& [p, sub] = auth;
   if (pathId && *pathId != sub.id) return MakeError(ErrorCode::kNotFound, "subscription not found");
   if (req.method == "GET") return rest::JsonResponse(200, rest::DataEnvelope(ToJson(sub)));
   if (req.method == "DELETE") {
-    LC_RETURN_IF_ERROR(service.DeleteWebhook(p, sub.id));
+    LC_RETURN_IF_ERROR(service.webhooks().DeleteWebhook(p, sub.id));
     std::string data = "{\"id\":";
     AppendJsonString(data, sub.id);
     data += ",\"deleted\":true}";
@@ -288,19 +288,19 @@ Result<HttpResponse> RestApi::Impl::Legacy(const HttpRequest& req, const ParsedT
   }
   LC_ASSIGN_OR_RETURN(auto body, rest::JsonBody::FromRequest(req, rest::BodyRule::kRequired, options.maxBodyBytes));
   LC_ASSIGN_OR_RETURN(UpdateWebhookInput in, rest::UpdateWebhookFromBody(*body));
-  LC_ASSIGN_OR_RETURN(auto updated, service.UpdateWebhook(p, sub.id, in));
+  LC_ASSIGN_OR_RETURN(auto updated, service.webhooks().UpdateWebhook(p, sub.id, in));
   return rest::JsonResponse(200, rest::DataEnvelope(ToJson(updated)));
 }
 
 Result<Principal> RestApi::Impl::KeyPrincipal(const HttpRequest& req) {
   std::optional<std::string> key = req.Header("x-api-key");
-  return key && !key->empty() ? service.AuthenticateApiKey(*key)
+  return key && !key->empty() ? service.auth().AuthenticateApiKey(*key)
                               : Result<Principal>(MakeError(ErrorCode::kUnauthenticated, "missing X-Api-Key header"));
 }
 
 template <typename Answer>
 HttpResponse RestApi::Impl::Metered(const std::string& keyId, const std::string& ip, Answer&& answer) {
-  RateDecision decision = service.CheckRateLimit(keyId, ip);
+  RateDecision decision = service.auth().CheckRateLimit(keyId, ip);
   HttpResponse resp = decision.allowed ? answer() : RateLimited(decision);
   SetRateHeaders(resp, decision);
   return resp;
@@ -313,7 +313,7 @@ HttpResponse RestApi::Impl::Idempotent(const Principal& p, const HttpRequest& re
   if (!header) return run();
   Result<std::string> key = ParseIdempotencyKey(*header);
   if (!key.ok()) return rest::ErrorResponse(key.error());
-  auto start = service.BeginIdempotentRequest(p, *key, IdempotencyFingerprint(req.method, req.target, req.body));
+  auto start = service.idempotency().BeginIdempotentRequest(p, *key, IdempotencyFingerprint(req.method, req.target, req.body));
   if (!start.ok()) return rest::ErrorResponse(start.error());
   if (start->kind == IdempotentStart::Kind::kReplay) {
     HttpResponse replay = rest::JsonResponse(start->status, std::move(start->body));
@@ -322,7 +322,7 @@ HttpResponse RestApi::Impl::Idempotent(const Principal& p, const HttpRequest& re
     return replay;
   }
   HttpResponse resp = run();
-  Status kept = service.FinishIdempotentRequest(p, *key, resp.status, resp.Header("Content-Type").value_or(""),
+  Status kept = service.idempotency().FinishIdempotentRequest(p, *key, resp.status, resp.Header("Content-Type").value_or(""),
                                                 resp.body);
   // The request ran: its answer goes out whatever happened to the record
   // (its lease lets a retry run again after a minute).
@@ -366,7 +366,7 @@ HttpResponse RestApi::Impl::HandleAdmin(const HttpRequest& req, const std::optio
     return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint: " + target->path));
   std::optional<Principal> session;
   if (m.pathRow == nullptr || m.pathRow->needsSession) {
-    Result<Principal> principal = service.AuthenticateSession(CookieValue(req, options.sessionCookieName));
+    Result<Principal> principal = service.auth().AuthenticateSession(CookieValue(req, options.sessionCookieName));
     if (!principal.ok()) return rest::ErrorResponse(principal.error());
     session = std::move(principal).value();
   }
@@ -412,7 +412,7 @@ HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& t
     in.contentType = req.Header("content-type").value_or("");
     in.bytes = req.body;
     if (import) {
-      LC_ASSIGN_OR_RETURN(CsvImportResult res, service.ImportCustomersCsv(p, in));
+      LC_ASSIGN_OR_RETURN(CsvImportResult res, service.files().ImportCustomersCsv(p, in));
       return rest::JsonResponse(200, rest::DataEnvelope("{\"rows\":" + std::to_string(res.rows) +
                                                          ",\"created\":" + std::to_string(res.created) +
                                                          ",\"updated\":" + std::to_string(res.updated) +
@@ -420,11 +420,11 @@ HttpResponse RestApi::Impl::Upload(const HttpRequest& req, const ParsedTarget& t
     }
     if (in.kind != "logo" && in.kind != "icon" && in.kind != "avatar")
       return MakeError(ErrorCode::kInvalidParams, "kind must be one of logo, icon, avatar");
-    LC_ASSIGN_OR_RETURN(FileRecord file, service.UploadFile(p, in));
+    LC_ASSIGN_OR_RETURN(FileRecord file, service.files().UploadFile(p, in));
     std::string json = ToJson(file);
     json.pop_back();
     json += ",\"url\":";
-    AppendJsonString(json, service.FileUrl(file, 0));
+    AppendJsonString(json, service.files().FileUrl(file, 0));
     return rest::JsonResponse(201, rest::DataEnvelope(json + "}"));
   };
   auto r = answer();
@@ -442,8 +442,8 @@ std::string RestApi::Impl::SessionCookie(const std::string& value, Millis maxAge
 
 HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip) {
   // Every request to this route counts in its source IP's window like the
-  // public API; failed passwords are throttled by ChatService::Login itself.
-  RateDecision decision = service.CheckRateLimit("", ip);
+  // public API; failed passwords are throttled by AuthService::Login itself.
+  RateDecision decision = service.auth().CheckRateLimit("", ip);
   if (!decision.allowed) {
     HttpResponse resp = RateLimited(decision);
     SetRateHeaders(resp, decision);
@@ -458,10 +458,8 @@ HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip)
   if (!password.ok()) return rest::ErrorResponse(password.error());
   auto shopId = json.OptString("shopId");
   if (!shopId.ok()) return rest::ErrorResponse(shopId.error());
-  if (!*email || !*password)
-    return rest::ErrorResponse(MakeError(ErrorCode::kInvalidParams, "email and password are required"));
-
-  auto result = service.Login(**email, **password, *shopId, ip);
+  // Absent is empty: the core says both are required.
+  auto result = service.auth().Login(email->value_or(""), password->value_or(""), *shopId, ip);
   if (!result.ok()) {
     return rest::ErrorResponse(result.error());
   }
@@ -473,7 +471,7 @@ HttpResponse RestApi::Impl::Login(const HttpRequest& req, const std::string& ip)
 
 // Who the cookie signs in: the inbox asks on load (the cookie is HttpOnly).
 HttpResponse RestApi::Impl::Session(const Principal& session) {
-  auto member = service.GetMember(session, session.memberId.value_or(""));
+  auto member = service.directory().GetMember(session, session.memberId.value_or(""));
   if (!member.ok()) return rest::ErrorResponse(member.error());
   std::string data = "{\"member\":" + ToJson(*member) + ",\"shopId\":";
   AppendJsonString(data, session.shopId);
@@ -484,7 +482,7 @@ HttpResponse RestApi::Impl::Logout(const HttpRequest& req) {
   std::string token = CookieValue(req, options.sessionCookieName);
   // Logging out without a session is already the desired end state.
   if (!token.empty()) {
-    Status st = service.Logout(token);
+    Status st = service.auth().Logout(token);
     if (!st.ok() && st.error().code == ErrorCode::kInternal) return rest::ErrorResponse(st.error());
   }
   HttpResponse resp = rest::JsonResponse(200, rest::DataEnvelope("{\"loggedOut\":true}"));

@@ -87,7 +87,7 @@ Result<HttpResponse> ListConversations(RouteContext& c) {
   if (q) {
     ConversationSearchRequest search{*q, sort};
     LC_ASSIGN_OR_RETURN(Page<ConversationSearchHit> result,
-                        c.service.SearchConversations(c.principal, filter, search, page));
+                        c.service.conversations().SearchConversations(c.principal, filter, search, page));
     return Ok(PagedBody(result.items, AppendConversationHit, result.nextCursor, result.hasMore));
   }
   // Without q the list has one order; naming it is allowed, asking for
@@ -96,12 +96,12 @@ Result<HttpResponse> ListConversations(RouteContext& c) {
     return MakeError(ErrorCode::kInvalidParams, *sort == "relevance"
                                                     ? "sort=relevance needs q: relevance is the order of a search"
                                                     : "sort must be relevance or lastActive");
-  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListConversations(c.principal, filter, page));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.conversations().ListConversations(c.principal, filter, page));
   return PagedConversations(result);
 }
 
 Result<HttpResponse> GetConversation(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(ConversationRead read, c.service.GetConversation(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(ConversationRead read, c.service.conversations().GetConversation(c.principal, c.params[0]));
   std::string body = "{\"data\":";
   body.reserve(2048);  // a detail is about 1 KB: one allocation
   AppendJson(body, read.conversation, JsonView::kDetail);
@@ -113,29 +113,29 @@ Result<HttpResponse> GetConversation(RouteContext& c) {
 
 Result<HttpResponse> ListRelated(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
-  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListRelated(c.principal, c.params[0], page));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.conversations().ListRelated(c.principal, c.params[0], page));
   return PagedConversations(result);
 }
 
 Result<HttpResponse> ListBrowsedPages(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<BrowsedPage> pages, c.service.ListBrowsedPages(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(std::vector<BrowsedPage> pages, c.service.conversations().ListBrowsedPages(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(pages, [](const BrowsedPage& p) { return ToJson(p); })));
 }
 
 Result<HttpResponse> GetSummary(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(Summary summary, c.service.GetSummary(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(Summary summary, c.service.conversations().GetSummary(c.principal, c.params[0]));
   return Ok(DataEnvelope(ToJson(summary)));
 }
 
 Result<HttpResponse> SetState(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> status, c.body->OptString("status"));
-  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.SetState(c.principal, c.params[0], status));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.conversations().SetState(c.principal, c.params[0], status));
   return Ok(DataEnvelope(ConversationDetail(conv)));
 }
 
 Result<HttpResponse> Assign(RouteContext& c) {
   // JSON presence and null become the core's tri-state; the core decides.
-  using Target = ChatService::AssignTarget;
+  using Target = ConversationService::AssignTarget;
   Target target = Target::Absent();
   if (c.body->Has("memberId")) {
     target = Target::Unassign();
@@ -145,36 +145,36 @@ Result<HttpResponse> Assign(RouteContext& c) {
       if (*id) target = Target::Member(std::move(**id));
     }
   }
-  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.Assign(c.principal, c.params[0], target));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.conversations().Assign(c.principal, c.params[0], target));
   return Ok(DataEnvelope(ConversationDetail(conv)));
 }
 
 Result<HttpResponse> MarkRead(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.MarkRead(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.conversations().MarkRead(c.principal, c.params[0]));
   return Ok(DataEnvelope(ConversationDetail(conv)));
 }
 
 Result<HttpResponse> SetTyping(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> memberId, c.body->OptString("memberId"));
   LC_ASSIGN_OR_RETURN(std::optional<bool> active, c.body->OptBool("active"));
-  LC_ASSIGN_OR_RETURN(TypingState state, c.service.SetTyping(c.principal, c.params[0], memberId, active));
+  LC_ASSIGN_OR_RETURN(TypingState state, c.service.conversations().SetTyping(c.principal, c.params[0], memberId, active));
   return Ok(DataEnvelope(ToJson(state)));
 }
 
 // The agent inbox's own reads and writes (session only, adminOnly routes).
 Result<HttpResponse> ListTyping(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<TypingState> rows, c.service.ListTyping(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(std::vector<TypingState> rows, c.service.conversations().ListTyping(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(rows, [](const TypingState& t) { return ToJson(t); })));
 }
 
 Result<HttpResponse> SetStarred(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<bool> starred, c.body->OptBool("starred"));
-  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.SetStarred(c.principal, c.params[0], starred));
+  LC_ASSIGN_OR_RETURN(Conversation conv, c.service.conversations().SetStarred(c.principal, c.params[0], starred));
   return Ok(DataEnvelope(ConversationDetail(conv)));
 }
 
 Result<HttpResponse> CountInbox(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(InboxCounts n, c.service.CountInbox(c.principal));
+  LC_ASSIGN_OR_RETURN(InboxCounts n, c.service.conversations().CountInbox(c.principal));
   return Ok(DataEnvelope("{\"open\":" + std::to_string(n.open) + ",\"unread\":" + std::to_string(n.unread) +
                          ",\"mine\":" + std::to_string(n.mine) + ",\"unassigned\":" + std::to_string(n.unassigned) +
                          ",\"starred\":" + std::to_string(n.starred) + "}"));
@@ -188,7 +188,7 @@ Result<HttpResponse> SendFile(RouteContext& c) {
   in.name = c.target.Query("name").value_or("");
   in.contentType = c.req.Header("content-type").value_or("");
   in.bytes = c.req.body;
-  LC_ASSIGN_OR_RETURN(Message m, c.service.SendFileAsMember(c.principal, c.params[0], in));
+  LC_ASSIGN_OR_RETURN(Message m, c.service.conversations().SendFileAsMember(c.principal, c.params[0], in));
   return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)), 201);
 }
 
@@ -197,14 +197,14 @@ Result<HttpResponse> SendFile(RouteContext& c) {
 Result<HttpResponse> ListMessages(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
   LC_ASSIGN_OR_RETURN(Page<Message> result,
-                      c.service.ListMessages(c.principal, c.params[0], page, c.target.Query("order")));
+                      c.service.conversations().ListMessages(c.principal, c.params[0], page, c.target.Query("order")));
   return Ok(PagedBody(
       result.items, [](std::string& out, const Message& m) { AppendJson(out, m, JsonView::kList); },
       result.nextCursor, result.hasMore));
 }
 
 Result<HttpResponse> GetMessage(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(Message m, c.service.GetMessage(c.principal, c.params[0], c.params[1]));
+  LC_ASSIGN_OR_RETURN(Message m, c.service.conversations().GetMessage(c.principal, c.params[0], c.params[1]));
   return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)));
 }
 
@@ -216,52 +216,52 @@ Result<HttpResponse> SendMessage(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<bool> asCustomer, c.body->OptBool("asCustomer"));
   in.isNote = isNote.value_or(false);
   in.asCustomer = asCustomer.value_or(false);
-  LC_ASSIGN_OR_RETURN(Message m, c.service.SendMessage(c.principal, c.params[0], in));
+  LC_ASSIGN_OR_RETURN(Message m, c.service.conversations().SendMessage(c.principal, c.params[0], in));
   return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)), 201);
 }
 
 // ---- Tags, notes, attributes ----
 
 Result<HttpResponse> ListTagCatalog(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<TagCount> tags, c.service.ListTagCatalog(c.principal));
+  LC_ASSIGN_OR_RETURN(std::vector<TagCount> tags, c.service.annotations().ListTagCatalog(c.principal));
   return Ok(DataEnvelope(JsonArray(tags, [](const TagCount& t) { return ToJson(t); })));
 }
 
 Result<HttpResponse> AddTags(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::vector<std::string> tags, c.body->StringArray("tags"));
-  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.AddTags(c.principal, c.params[0], tags));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.annotations().AddTags(c.principal, c.params[0], tags));
   return TagList(result);
 }
 
 Result<HttpResponse> RemoveTag(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.RemoveTag(c.principal, c.params[0], c.params[1]));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> result, c.service.annotations().RemoveTag(c.principal, c.params[0], c.params[1]));
   return TagList(result);
 }
 
 Result<HttpResponse> ListNotes(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<Note> notes, c.service.ListNotes(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(std::vector<Note> notes, c.service.annotations().ListNotes(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(notes, [](const Note& n) { return ToJson(n); })));
 }
 
 Result<HttpResponse> CreateNote(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> text, c.body->OptString("text"));
-  LC_ASSIGN_OR_RETURN(Note note, c.service.CreateNote(c.principal, c.params[0], text));
+  LC_ASSIGN_OR_RETURN(Note note, c.service.annotations().CreateNote(c.principal, c.params[0], text));
   return Ok(DataEnvelope(ToJson(note)), 201);
 }
 
 Result<HttpResponse> UpdateNote(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> text, c.body->OptString("text"));
-  LC_ASSIGN_OR_RETURN(Note note, c.service.UpdateNote(c.principal, c.params[0], c.params[1], text));
+  LC_ASSIGN_OR_RETURN(Note note, c.service.annotations().UpdateNote(c.principal, c.params[0], c.params[1], text));
   return Ok(DataEnvelope(ToJson(note)));
 }
 
 Result<HttpResponse> DeleteNote(RouteContext& c) {
-  LC_RETURN_IF_ERROR(c.service.DeleteNote(c.principal, c.params[0], c.params[1]));
+  LC_RETURN_IF_ERROR(c.service.annotations().DeleteNote(c.principal, c.params[0], c.params[1]));
   return Deleted(c.params[1]);
 }
 
 Result<HttpResponse> ListAttributes(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<Attribute> attrs, c.service.ListAttributes(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(std::vector<Attribute> attrs, c.service.annotations().ListAttributes(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(attrs, [](const Attribute& a) { return ToJson(a); })));
 }
 
@@ -269,42 +269,42 @@ Result<HttpResponse> UpsertAttribute(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> name, c.body->OptString("name"));
   LC_ASSIGN_OR_RETURN(std::optional<std::string> value, c.body->OptString("value"));
   bool created = false;
-  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.UpsertAttribute(c.principal, c.params[0], name, value, &created));
+  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.annotations().UpsertAttribute(c.principal, c.params[0], name, value, &created));
   return Ok(DataEnvelope(ToJson(attr)), created ? 201 : 200);
 }
 
 Result<HttpResponse> UpdateAttribute(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<std::string> name, c.body->OptString("name"));
   LC_ASSIGN_OR_RETURN(std::optional<std::string> value, c.body->OptString("value"));
-  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.UpdateAttribute(c.principal, c.params[0], c.params[1], name, value));
+  LC_ASSIGN_OR_RETURN(Attribute attr, c.service.annotations().UpdateAttribute(c.principal, c.params[0], c.params[1], name, value));
   return Ok(DataEnvelope(ToJson(attr)));
 }
 
 Result<HttpResponse> DeleteAttribute(RouteContext& c) {
-  LC_RETURN_IF_ERROR(c.service.DeleteAttribute(c.principal, c.params[0], c.params[1]));
+  LC_RETURN_IF_ERROR(c.service.annotations().DeleteAttribute(c.principal, c.params[0], c.params[1]));
   return Deleted(c.params[1]);
 }
 
 // ---- Customers and members ----
 
 Result<HttpResponse> GetCustomer(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(Customer customer, c.service.GetCustomer(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(Customer customer, c.service.directory().GetCustomer(c.principal, c.params[0]));
   return Ok(DataEnvelope(ToJson(customer)));
 }
 
 Result<HttpResponse> ListCustomerConversations(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
-  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.ListCustomerConversations(c.principal, c.params[0], page));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.directory().ListCustomerConversations(c.principal, c.params[0], page));
   return PagedConversations(result);
 }
 
 Result<HttpResponse> ListMembers(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(std::vector<Member> members, c.service.ListMembers(c.principal));
+  LC_ASSIGN_OR_RETURN(std::vector<Member> members, c.service.directory().ListMembers(c.principal));
   return Ok(DataEnvelope(JsonArray(members, [](const Member& m) { return ToJson(m); })));
 }
 
 Result<HttpResponse> GetMember(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(Member member, c.service.GetMember(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(Member member, c.service.directory().GetMember(c.principal, c.params[0]));
   return Ok(DataEnvelope(ToJson(member)));
 }
 
@@ -343,10 +343,10 @@ Result<HttpResponse> ListEventFeed(RouteContext& c) {
     // errors (403, 400, 410) are answered as JSON before any stream starts.
     LC_ASSIGN_OR_RETURN(EventStreams::Slot slot, c.streams->Open(owner));
     const std::uint64_t seen = c.streams->Generation();
-    LC_ASSIGN_OR_RETURN(EventFeedPage first, c.service.ListEventFeed(p, r));
+    LC_ASSIGN_OR_RETURN(EventFeedPage first, c.service.feed().ListEventFeed(p, r));
     return c.streams->Response(c.service, p, std::move(r), std::move(first), seen, std::move(slot));
   }
-  LC_ASSIGN_OR_RETURN(EventFeedPage feed, c.service.ListEventFeed(c.principal, r));
+  LC_ASSIGN_OR_RETURN(EventFeedPage feed, c.service.feed().ListEventFeed(c.principal, r));
   std::string items = "[";
   for (std::size_t i = 0; i < feed.items.size(); ++i) {
     if (i) items += ',';
@@ -357,7 +357,7 @@ Result<HttpResponse> ListEventFeed(RouteContext& c) {
 }
 
 Result<HttpResponse> ListWebhooks(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(auto subs, c.service.ListWebhooks(c.principal));
+  LC_ASSIGN_OR_RETURN(auto subs, c.service.webhooks().ListWebhooks(c.principal));
   return Ok(DataEnvelope(JsonArray(subs, SubscriptionJson)));
 }
 
@@ -388,12 +388,12 @@ namespace {
 Result<HttpResponse> CreateWebhook(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(CreateWebhookInput in, CreateWebhookFromBody(*c.body));
   bool created = false;
-  LC_ASSIGN_OR_RETURN(auto sub, c.service.CreateWebhook(c.principal, in, &created));
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.webhooks().CreateWebhook(c.principal, in, &created));
   return Ok(DataEnvelope(ToJson(sub)), created ? 201 : 200);
 }
 
 Result<HttpResponse> GetWebhook(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(auto subs, c.service.ListWebhooks(c.principal));
+  LC_ASSIGN_OR_RETURN(auto subs, c.service.webhooks().ListWebhooks(c.principal));
   for (const auto& s : subs)
     if (s.id == c.params[0]) return Ok(DataEnvelope(ToJson(s)));
   return MakeError(ErrorCode::kNotFound, "subscription not found");
@@ -401,7 +401,7 @@ Result<HttpResponse> GetWebhook(RouteContext& c) {
 
 Result<HttpResponse> UpdateWebhook(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(UpdateWebhookInput in, UpdateWebhookFromBody(*c.body));
-  LC_ASSIGN_OR_RETURN(auto sub, c.service.UpdateWebhook(c.principal, c.params[0], in));
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.webhooks().UpdateWebhook(c.principal, c.params[0], in));
   return Ok(DataEnvelope(ToJson(sub)));
 }
 
@@ -410,32 +410,32 @@ Result<HttpResponse> RotateWebhookSecret(RouteContext& c) {
   if (c.body) {
     LC_ASSIGN_OR_RETURN(grace, c.body->OptInt("gracePeriodSeconds"));
   }
-  LC_ASSIGN_OR_RETURN(auto sub, c.service.RotateWebhookSecret(c.principal, c.params[0], grace));
+  LC_ASSIGN_OR_RETURN(auto sub, c.service.webhooks().RotateWebhookSecret(c.principal, c.params[0], grace));
   return Ok(DataEnvelope(ToJson(sub)));
 }
 
 Result<HttpResponse> DeleteWebhook(RouteContext& c) {
-  LC_RETURN_IF_ERROR(c.service.DeleteWebhook(c.principal, c.params[0]));
+  LC_RETURN_IF_ERROR(c.service.webhooks().DeleteWebhook(c.principal, c.params[0]));
   return Deleted(c.params[0]);
 }
 
 Result<HttpResponse> ListWebhookAttempts(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(auto attempts, c.service.ListWebhookAttempts(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(auto attempts, c.service.webhooks().ListWebhookAttempts(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(attempts, [](const DeliveryAttempt& a) { return ToJson(a); })));
 }
 
 Result<HttpResponse> ListWebhookDeliveries(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(auto deliveries, c.service.ListWebhookDeliveries(c.principal, c.params[0]));
+  LC_ASSIGN_OR_RETURN(auto deliveries, c.service.webhooks().ListWebhookDeliveries(c.principal, c.params[0]));
   return Ok(DataEnvelope(JsonArray(deliveries, [](const WebhookDelivery& d) { return ToJson(d); })));
 }
 
 Result<HttpResponse> DeleteCustomer(RouteContext& c) {
-  LC_RETURN_IF_ERROR(c.service.DeleteCustomer(c.principal, c.params[0]));
+  LC_RETURN_IF_ERROR(c.service.privacy().DeleteCustomer(c.principal, c.params[0]));
   return Deleted(c.params[0]);
 }
 
 Result<HttpResponse> RedeliverWebhook(RouteContext& c) {
-  LC_ASSIGN_OR_RETURN(auto d, c.service.RedeliverWebhook(c.principal, c.params[0], c.params[1]));
+  LC_ASSIGN_OR_RETURN(auto d, c.service.webhooks().RedeliverWebhook(c.principal, c.params[0], c.params[1]));
   return Ok(DataEnvelope(ToJson(d)), 202);
 }
 

@@ -138,7 +138,7 @@ struct StorefrontApi::Impl {
   }
 
   Result<VisitorSession> Visitor(const HttpRequest& req) {
-    return service.AuthenticateVisitor(req.Header("x-app-id").value_or(""), req.Header("x-session-token").value_or(""));
+    return service.storefront().AuthenticateVisitor(req.Header("x-app-id").value_or(""), req.Header("x-session-token").value_or(""));
   }
 
   HttpResponse Handle(const HttpRequest& req) {
@@ -193,7 +193,7 @@ struct StorefrontApi::Impl {
   }
 
   HttpResponse Start(const HttpRequest& req, const std::string& origin) {
-    auto started = service.StartVisitorSession(req.Header("x-app-id").value_or(""), ClientIp(req, options.trustedProxies));
+    auto started = service.storefront().StartVisitorSession(req.Header("x-app-id").value_or(""), ClientIp(req, options.trustedProxies));
     if (!started.ok()) return Fail(started.error(), origin);
     return Json(201, Data(SessionJson(*started)), origin);
   }
@@ -238,7 +238,7 @@ struct StorefrontApi::Impl {
     upload.bytes = req.body;
     Result<Message> m = MakeError(ErrorCode::kInternal, "the attachment was not sent");
     Status verdict = validator.Apply(s->id, "message:send", args, [&]() -> Status {
-      m = service.VisitorSendFile(*s, upload, caption);
+      m = service.storefront().VisitorSendFile(*s, upload, caption);
       return Outcome(m);
     });
     if (!verdict.ok()) return Fail(verdict.error(), origin);
@@ -258,7 +258,7 @@ struct StorefrontApi::Impl {
       if (!b["title"].IsString()) return Fail(Invalid("title must be a string"), origin);
       page.title = Str(b["title"]);
     }
-    Status st = service.VisitorRecordPageView(*s, page);
+    Status st = service.storefront().VisitorRecordPageView(*s, page);
     if (!st.ok()) return Fail(st.error(), origin);
     return Json(201, Data("{\"recorded\":true}"), origin);
   }
@@ -300,12 +300,12 @@ struct StorefrontApi::Impl {
       return fmt::format("{{\"command\":\"{}\",\"applied\":true{}}}", command, extra);
     };
     if (command == "message:send") {
-      auto m = service.VisitorSendMessage(s, Str(a[0]));
+      auto m = service.storefront().VisitorSendMessage(s, Str(a[0]));
       if (!m.ok()) return m.take_error();
       return fmt::format("{{\"command\":\"message:send\",\"applied\":true,\"seq\":{},\"message\":{}}}", m->seq,
                          ToJson(*m, JsonView::kList));
     }
-    if (command == "typing:set") return done(service.VisitorSetTyping(s, a[0].GetBool()));
+    if (command == "typing:set") return done(service.storefront().VisitorSetTyping(s, a[0].GetBool()));
     if (command == "identify" || command == "user:email" || command == "user:name" || command == "user:phone") {
       VisitorIdentity who;
       if (command == "identify") {
@@ -323,24 +323,24 @@ struct StorefrontApi::Impl {
       } else {
         who.phone = Str(a[0]);
       }
-      auto c = service.VisitorIdentify(s, who);
+      auto c = service.storefront().VisitorIdentify(s, who);
       if (!c.ok()) return c.take_error();
       std::string extra = ",\"customerId\":";
       AppendJsonString(extra, c->id);
       return done(Status::Ok(), extra);
     }
     if (command == "logout" || command == "session:reset") {
-      auto fresh = service.RenewVisitorSession(s, peer);
+      auto fresh = service.storefront().RenewVisitorSession(s, peer);
       if (!fresh.ok()) return fresh.take_error();
       return done(Status::Ok(), ",\"session\":" + SessionJson(*fresh));
     }
     if (command == "escalate") {
-      auto c = service.VisitorEscalate(s, n > 0 ? std::optional(Str(a[0])) : std::nullopt);
+      auto c = service.storefront().VisitorEscalate(s, n > 0 ? std::optional(Str(a[0])) : std::nullopt);
       if (!c.ok()) return c.take_error();
       return done(Status::Ok());
     }
     if (command == "prechat:submit") return PrechatSubmit(s, a[0], done);
-    if (command == "prechat:skip") return done(service.VisitorSetState(s, "prechat", "{\"skipped\":true}"));
+    if (command == "prechat:skip") return done(service.storefront().VisitorSetState(s, "prechat", "{\"skipped\":true}"));
     if (command == "event:track" || command == "trigger:run" || command == "article:show") {
       std::string entry = "{\"name\":";
       AppendJsonString(entry, command == "event:track" ? Str(a[0]) : command);
@@ -352,18 +352,18 @@ struct StorefrontApi::Impl {
         entry += ",\"properties\":" + Compact(a[1]);
       }
       entry += fmt::format(",\"at\":\"{}\"}}", FormatIso8601(service.clock().NowMillis()));
-      return done(service.VisitorAppendState(s, "events", entry, kTrackedKept));
+      return done(service.storefront().VisitorAppendState(s, "events", entry, kTrackedKept));
     }
     if (command == "user:attributes") {
-      auto c = service.VisitorSetCustomerAttributes(s, StringMap(a[0]));
+      auto c = service.storefront().VisitorSetCustomerAttributes(s, StringMap(a[0]));
       if (!c.ok()) return c.take_error();
       return done(Status::Ok());
     }
-    if (command == "conversation:attributes") return done(service.VisitorSetConversationAttributes(s, StringMap(a[0])));
+    if (command == "conversation:attributes") return done(service.storefront().VisitorSetConversationAttributes(s, StringMap(a[0])));
     if (command == "product" || command == "cart" || command == "order" || command == "locale")
-      return done(service.VisitorSetState(s, command, Compact(a[0])));
-    if (command == "user:context") return done(service.VisitorSetState(s, "userContext", Compact(a[0])));
-    if (command == "shop:data") return done(service.VisitorSetState(s, "shopData", Compact(a[0])));
+      return done(service.storefront().VisitorSetState(s, command, Compact(a[0])));
+    if (command == "user:context") return done(service.storefront().VisitorSetState(s, "userContext", Compact(a[0])));
+    if (command == "shop:data") return done(service.storefront().VisitorSetState(s, "shopData", Compact(a[0])));
     // Visibility, composer text and pre-chat prefill live in the page only.
     return fmt::format("{{\"command\":\"{}\",\"applied\":false,\"reason\":\"handled in the browser\"}}", command);
   }
@@ -382,11 +382,11 @@ struct StorefrontApi::Impl {
       }
     }
     if (who.name || who.email || who.phone) {
-      auto c = service.VisitorIdentify(s, who);
+      auto c = service.storefront().VisitorIdentify(s, who);
       if (!c.ok()) return c.take_error();
     }
-    if (!rest.empty()) LC_RETURN_IF_ERROR(service.VisitorSetConversationAttributes(s, rest));
-    return done(service.VisitorSetState(s, "prechat", "{\"submitted\":true}"));
+    if (!rest.empty()) LC_RETURN_IF_ERROR(service.storefront().VisitorSetConversationAttributes(s, rest));
+    return done(service.storefront().VisitorSetState(s, "prechat", "{\"submitted\":true}"));
   }
 
   HttpResponse Updates(const HttpRequest& req, const ParsedTarget& t, const std::string& origin) {
@@ -449,7 +449,7 @@ struct StorefrontApi::Impl {
         std::lock_guard<std::mutex> lock(mu);
         seen = slot->generation;  // taken before the read: a change during it is not missed
       }
-      auto u = service.VisitorPoll(*s, after);
+      auto u = service.storefront().VisitorPoll(*s, after);
       if (!u.ok()) return Fail(u.error(), origin);
       if (!shown) shown = u->view;
       const bool changed = !u->messages.empty() || u->view != *shown ||

@@ -36,16 +36,16 @@ TEST_CASE("conversation observer: each operation that changes what a widget show
   CHECK(o.Take() == std::vector<std::string>{a.id});
   const std::vector<std::string> justA{a.id};
 
-  CHECK(o.f.service->SetState(o.f.sys, a.id, std::string("resolved")).ok());
+  CHECK(o.f.service->conversations().SetState(o.f.sys, a.id, std::string("resolved")).ok());
   CHECK(o.Take() == justA);
-  CHECK(o.f.service->Assign(o.f.sys, a.id, o.f.agent.id).ok());
+  CHECK(o.f.service->conversations().Assign(o.f.sys, a.id, o.f.agent.id).ok());
   CHECK(o.Take() == justA);
-  CHECK(o.f.service->SetTyping(o.f.sys, a.id, o.f.agent.id, true).ok());
+  CHECK(o.f.service->conversations().SetTyping(o.f.sys, a.id, o.f.agent.id, true).ok());
   CHECK(o.Take() == justA);
   SendMessageInput bot;
   bot.text = "I can help with that.";
   bot.asBot = true;
-  CHECK(o.f.service->SendMessage(o.f.sys, a.id, bot).ok());
+  CHECK(o.f.service->conversations().SendMessage(o.f.sys, a.id, bot).ok());
   CHECK(o.Take() == justA);
   // A write through the service's store that no operation knows about yet.
   CHECK(o.f.service->store().Write([&](StoreWriter& w) -> Status {
@@ -80,7 +80,7 @@ TEST_CASE("conversation observer: one report per conversation a commit wrote, no
   CHECK(rolledBack.error().code == ErrorCode::kConflict);
   CHECK(o.Take().empty());
   // A refused operation writes nothing and reports nothing.
-  CHECK(o.f.service->SetState(o.f.sys, a.id, std::string("closed")).error().code == ErrorCode::kInvalidParams);
+  CHECK(o.f.service->conversations().SetState(o.f.sys, a.id, std::string("closed")).error().code == ErrorCode::kInvalidParams);
   CHECK(o.Take().empty());
 }
 

@@ -34,22 +34,22 @@ struct CoreFixture {
     o.limits = limits;
     o.metrics = metrics;
     service = std::make_unique<ChatService>(o);
-    auto s = service->CreateShop({"Test shop", plan, autoAssign});
+    auto s = service->directory().CreateShop({"Test shop", plan, autoAssign});
     REQUIRE(s.ok());
     shop = *s;
     sys = Principal::System(shop.id);
-    auto m = service->CreateMember(sys, {"agent@shop.test", "Alex", "Agent", "member", std::nullopt, true, std::nullopt});
+    auto m = service->directory().CreateMember(sys, {"agent@shop.test", "Alex", "Agent", "member", std::nullopt, true, std::nullopt});
     REQUIRE(m.ok());
     agent = *m;
     if (PlanAllowsApiKeys(plan)) {
-      auto k = service->CreateApiKey(sys, {"all", kPermReadConversations | kPermManageConversations | kPermReadCustomers, false});
+      auto k = service->directory().CreateApiKey(sys, {"all", kPermReadConversations | kPermManageConversations | kPermReadCustomers, false});
       REQUIRE(k.ok());
       key = k->secret;
     }
   }
 
   Principal Auth(const std::string& k) {
-    auto p = service->AuthenticateApiKey(k);
+    auto p = service->auth().AuthenticateApiKey(k);
     REQUIRE(p.ok());
     return *p;
   }
@@ -63,7 +63,7 @@ struct CoreFixture {
     in.customerEmail = email;
     in.channelRecipient = recipient;
     in.text = text;
-    auto c = service->ReceiveInbound(sys, in);
+    auto c = service->conversations().ReceiveInbound(sys, in);
     REQUIRE(c.ok());
     return *c;
   }

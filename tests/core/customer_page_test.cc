@@ -30,7 +30,7 @@ TEST_CASE("customer connection: forward then backward visits every customer exac
   r.first = 10;
   int pages = 0;
   for (;;) {
-    auto page = f.service->ListCustomersPage(p, r);
+    auto page = f.service->directory().ListCustomersPage(p, r);
     REQUIRE(page.ok());
     CHECK(page->totalCount == 95);
     CHECK(page->hasPreviousPage == (pages > 0));
@@ -51,7 +51,7 @@ TEST_CASE("customer connection: forward then backward visits every customer exac
   CustomerPageRequest b;
   b.last = 10;
   for (int guard = 0; guard < 20; ++guard) {
-    auto page = f.service->ListCustomersPage(p, b);
+    auto page = f.service->directory().ListCustomersPage(p, b);
     REQUIRE(page.ok());
     backward.insert(backward.begin(), page->items.size(), "");
     for (std::size_t i = 0; i < page->items.size(); ++i) backward[i] = page->items[i].id;
@@ -66,14 +66,14 @@ TEST_CASE("customer connection: no arguments returns everything, empty pages, er
   test::CoreFixture f;
   auto p = f.Auth(f.key);
   MakeCustomers(f, 7);
-  auto all = f.service->ListCustomersPage(p, {});
+  auto all = f.service->directory().ListCustomersPage(p, {});
   REQUIRE(all.ok());
   CHECK(all->items.size() == 7);
   CHECK_FALSE(all->hasNextPage);
   CHECK_FALSE(all->hasPreviousPage);
   CustomerPageRequest zero;
   zero.first = 0;
-  auto none = f.service->ListCustomersPage(p, zero);
+  auto none = f.service->directory().ListCustomersPage(p, zero);
   REQUIRE(none.ok());
   CHECK(none->items.empty());
   CHECK(none->hasNextPage);
@@ -81,7 +81,7 @@ TEST_CASE("customer connection: no arguments returns everything, empty pages, er
   CustomerPageRequest past;
   past.first = 5;
   past.after = all->cursors.back();
-  auto end = f.service->ListCustomersPage(p, past);
+  auto end = f.service->directory().ListCustomersPage(p, past);
   REQUIRE(end.ok());
   CHECK(end->items.empty());
   CHECK_FALSE(end->hasNextPage);
@@ -89,17 +89,17 @@ TEST_CASE("customer connection: no arguments returns everything, empty pages, er
 
   CustomerPageRequest neg;
   neg.first = -1;
-  CHECK(f.service->ListCustomersPage(p, neg).error().code == ErrorCode::kInvalidParams);
+  CHECK(f.service->directory().ListCustomersPage(p, neg).error().code == ErrorCode::kInvalidParams);
   neg.first.reset();
   neg.last = -2;
-  CHECK(f.service->ListCustomersPage(p, neg).error().code == ErrorCode::kInvalidParams);
+  CHECK(f.service->directory().ListCustomersPage(p, neg).error().code == ErrorCode::kInvalidParams);
   CustomerPageRequest bad;
   bad.after = "%%%";
-  CHECK(f.service->ListCustomersPage(p, bad).error().code == ErrorCode::kInvalidParams);
+  CHECK(f.service->directory().ListCustomersPage(p, bad).error().code == ErrorCode::kInvalidParams);
 
-  auto readOnly = f.service->CreateApiKey(f.sys, {"r", kPermReadConversations, false});
+  auto readOnly = f.service->directory().CreateApiKey(f.sys, {"r", kPermReadConversations, false});
   REQUIRE(readOnly.ok());
-  auto denied = f.service->ListCustomersPage(f.Auth(readOnly->secret), {});
+  auto denied = f.service->directory().ListCustomersPage(f.Auth(readOnly->secret), {});
   CHECK(denied.error().code == ErrorCode::kForbidden);
   CHECK(denied.error().message.find("Read customers") != std::string::npos);
 }
@@ -107,11 +107,11 @@ TEST_CASE("customer connection: no arguments returns everything, empty pages, er
 TEST_CASE("customer connection: another store's customers are never counted or listed") {
   test::CoreFixture f;
   MakeCustomers(f, 3);
-  auto other = f.service->CreateShop({"Other", Plan::kPro, false});
+  auto other = f.service->directory().CreateShop({"Other", Plan::kPro, false});
   REQUIRE(other.ok());
-  auto key = f.service->CreateApiKey(Principal::System(other->id), {"k", kPermReadCustomers, false});
+  auto key = f.service->directory().CreateApiKey(Principal::System(other->id), {"k", kPermReadCustomers, false});
   REQUIRE(key.ok());
-  auto page = f.service->ListCustomersPage(f.Auth(key->secret), {});
+  auto page = f.service->directory().ListCustomersPage(f.Auth(key->secret), {});
   REQUIRE(page.ok());
   CHECK(page->items.empty());
   CHECK(page->totalCount == 0);

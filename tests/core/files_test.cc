@@ -43,19 +43,19 @@ struct FilesFixture {
     o.blobs = &dir.blobs();
     o.fileUrlSecret = "test-secret";
     service = std::make_unique<ChatService>(o);
-    shop = *service->CreateShop({"Files shop", Plan::kPro, false});
-    otherShop = *service->CreateShop({"Other shop", Plan::kPro, false});
+    shop = *service->directory().CreateShop({"Files shop", Plan::kPro, false});
+    otherShop = *service->directory().CreateShop({"Other shop", Plan::kPro, false});
     sys = Principal::System(shop.id);
     otherSys = Principal::System(otherShop.id);
-    auto m = service->CreateMember(sys, {"agent@shop.test", "Alex", "Agent", "member", std::nullopt, true, std::nullopt});
+    auto m = service->directory().CreateMember(sys, {"agent@shop.test", "Alex", "Agent", "member", std::nullopt, true, std::nullopt});
     REQUIRE(m.ok());
     agent = *m;
   }
 
   Principal Key(const Principal& owner, std::uint32_t perms) {
-    auto k = service->CreateApiKey(owner, {"k", perms, false});
+    auto k = service->directory().CreateApiKey(owner, {"k", perms, false});
     REQUIRE(k.ok());
-    auto p = service->AuthenticateApiKey(k->secret);
+    auto p = service->auth().AuthenticateApiKey(k->secret);
     REQUIRE(p.ok());
     return *p;
   }
@@ -67,7 +67,7 @@ struct FilesFixture {
     return p;
   }
   VisitorSession Visitor() {
-    auto s = service->StartVisitorSession(shop.appId, "203.0.113.9");
+    auto s = service->storefront().StartVisitorSession(shop.appId, "203.0.113.9");
     REQUIRE(s.ok());
     return s->session;
   }
@@ -164,7 +164,7 @@ TEST_CASE("blob store: put, get, replace, delete, delete a prefix; traversal key
 TEST_CASE("files: attachment size limit at N and N+1 bytes; nothing stored on refusal") {
   FilesFixture fx;
   VisitorSession v = fx.Visitor();
-  auto over = fx.service->VisitorSendFile(v, Upload("attachment", "big.pdf", "application/pdf", PdfBytes(10 * kMiB + 1)),
+  auto over = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "big.pdf", "application/pdf", PdfBytes(10 * kMiB + 1)),
                                           std::nullopt);
   REQUIRE_FALSE(over.ok());
   CHECK(over.error().code == ErrorCode::kPayloadTooLarge);
@@ -172,7 +172,7 @@ TEST_CASE("files: attachment size limit at N and N+1 bytes; nothing stored on re
   CHECK(fx.dir.CountFiles() == 0);
   CHECK(fx.CountFiles(fx.shop.id, "attachment") == 0);
 
-  auto at = fx.service->VisitorSendFile(v, Upload("attachment", "big.pdf", "application/pdf", PdfBytes(10 * kMiB)),
+  auto at = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "big.pdf", "application/pdf", PdfBytes(10 * kMiB)),
                                         std::nullopt);
   REQUIRE(at.ok());
   CHECK(fx.dir.CountFiles() == 1);
@@ -181,20 +181,20 @@ TEST_CASE("files: attachment size limit at N and N+1 bytes; nothing stored on re
 
 TEST_CASE("files: image and import limits at N and N+1 bytes") {
   FilesFixture fx;
-  auto logo = fx.service->UploadFile(fx.sys, Upload("logo", "logo.png", "image/png", PngBytes(2 * kMiB)));
+  auto logo = fx.service->files().UploadFile(fx.sys, Upload("logo", "logo.png", "image/png", PngBytes(2 * kMiB)));
   REQUIRE(logo.ok());
-  auto big = fx.service->UploadFile(fx.sys, Upload("icon", "icon.png", "image/png", PngBytes(2 * kMiB + 1)));
+  auto big = fx.service->files().UploadFile(fx.sys, Upload("icon", "icon.png", "image/png", PngBytes(2 * kMiB + 1)));
   REQUIRE_FALSE(big.ok());
   CHECK(big.error().code == ErrorCode::kPayloadTooLarge);
   CHECK(big.error().message == "icons are limited to 2097152 bytes (2 MiB); this file has 2097153 bytes");
 
-  auto tooBig = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", std::string(5 * kMiB + 1, 'a')));
+  auto tooBig = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", std::string(5 * kMiB + 1, 'a')));
   REQUIRE_FALSE(tooBig.ok());
   CHECK(tooBig.error().code == ErrorCode::kPayloadTooLarge);
   CHECK(tooBig.error().message == "contact imports are limited to 5242880 bytes (5 MiB); this file has 5242881 bytes");
   std::string exact = "email,note\nn@x.test,";
   exact.resize(5 * kMiB, 'n');  // a 5 MiB file: the note is long, so the cell is refused, not the size
-  auto atLimit = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", exact));
+  auto atLimit = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", exact));
   REQUIRE_FALSE(atLimit.ok());
   CHECK(atLimit.error().code == ErrorCode::kInvalidParams);
   CHECK(atLimit.error().message == "row 2, column note: at most 5000 characters");
@@ -228,29 +228,29 @@ TEST_CASE("files: types by declared content type and by magic bytes") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.declared);
-    auto r = fx.service->VisitorSendFile(v, Upload("attachment", "f", c.declared, c.bytes), std::nullopt);
+    auto r = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "f", c.declared, c.bytes), std::nullopt);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::kInvalidParams);
     CHECK(r.error().message == c.message);
   }
-  auto empty = fx.service->VisitorSendFile(v, Upload("attachment", "f.txt", "text/plain", ""), std::nullopt);
+  auto empty = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "f.txt", "text/plain", ""), std::nullopt);
   CHECK(empty.error().message == "the file is empty");
   // A PDF is no logo, whatever it claims.
-  auto logo = fx.service->UploadFile(fx.sys, Upload("logo", "l.png", "image/png", PdfBytes(64)));
+  auto logo = fx.service->files().UploadFile(fx.sys, Upload("logo", "l.png", "image/png", PdfBytes(64)));
   REQUIRE_FALSE(logo.ok());
   CHECK(logo.error().code == ErrorCode::kInvalidParams);
   CHECK(fx.dir.CountFiles() == 0);
   // Parameters and case of the declared type do not matter; image/jpg is image/jpeg.
   std::string jpeg = "\xFF\xD8\xFF\xE0" + std::string(60, 'j');
-  CHECK(fx.service->VisitorSendFile(v, Upload("attachment", "a.jpg", "IMAGE/JPG; q=1", jpeg), std::nullopt).ok());
-  CHECK(fx.service->VisitorSendFile(v, Upload("attachment", "n.txt", "text/plain; charset=utf-8", "héllo\n"), std::nullopt).ok());
+  CHECK(fx.service->storefront().VisitorSendFile(v, Upload("attachment", "a.jpg", "IMAGE/JPG; q=1", jpeg), std::nullopt).ok());
+  CHECK(fx.service->storefront().VisitorSendFile(v, Upload("attachment", "n.txt", "text/plain; charset=utf-8", "héllo\n"), std::nullopt).ok());
 }
 
 TEST_CASE("files: a widget attachment round trip: message files, signed URL, same bytes and sha256") {
   FilesFixture fx;
   VisitorSession v = fx.Visitor();
   const std::string bytes = PngBytes(4096);
-  auto sent = fx.service->VisitorSendFile(v, Upload("attachment", "C:\\Users\\me\\photo 1.png", "image/png", bytes),
+  auto sent = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "C:\\Users\\me\\photo 1.png", "image/png", bytes),
                                           std::nullopt);
   REQUIRE(sent.ok());
   CHECK(sent->contentType == "file");
@@ -268,17 +268,17 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
 
   // Agents read the same entry.
   Principal reader = fx.Key(fx.sys, kPermReadConversations);
-  auto page = fx.service->ListMessages(reader, sent->conversationId, {}, std::nullopt);
+  auto page = fx.service->conversations().ListMessages(reader, sent->conversationId, {}, std::nullopt);
   REQUIRE(page.ok());
   REQUIRE(page->items.size() == 1);
   CHECK(page->items[0].filesJson == sent->filesJson);
-  auto one = fx.service->GetMessage(reader, sent->conversationId, sent->id);
+  auto one = fx.service->conversations().GetMessage(reader, sent->conversationId, sent->id);
   REQUIRE(one.ok());
   CHECK(one->filesJson == sent->filesJson);
   CHECK(one->contentType == "file");
 
   // The URL opens the file: the same bytes, the same digest.
-  auto opened = fx.service->OpenFile(id, Signed(url));
+  auto opened = fx.service->files().OpenFile(id, Signed(url));
   REQUIRE(opened.ok());
   CHECK(opened->bytes == bytes);
   CHECK(opened->file.sha256 == livechat::Sha256Hex(bytes));
@@ -287,7 +287,7 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
   CHECK(opened->file.uploaderType == "visitor");
 
   // The webhook payload carries the entry with a URL that outlives the retries.
-  auto events = fx.service->ListEvents(fx.sys, 100);
+  auto events = fx.service->feed().ListEvents(fx.sys, 100);
   REQUIRE(events.ok());
   auto created = std::find_if(events->begin(), events->end(), [](const Event& e) { return e.type == "message.created"; });
   REQUIRE(created != events->end());
@@ -295,10 +295,10 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
   CHECK(std::string(data["contentType"].GetString()) == "file");
   const std::string hookUrl = data["files"][0]["url"].GetString();
   CHECK(QueryValue(hookUrl, "expires") == std::to_string((fx.clock.NowMillis() + 24 * 3600 * 1000) / 1000));
-  CHECK(fx.service->OpenFile(id, Signed(hookUrl)).ok());
+  CHECK(fx.service->files().OpenFile(id, Signed(hookUrl)).ok());
 
   // A caption is the text.
-  auto captioned = fx.service->VisitorSendFile(v, Upload("attachment", "doc.pdf", "application/pdf", PdfBytes(64)),
+  auto captioned = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "doc.pdf", "application/pdf", PdfBytes(64)),
                                                std::string("my receipt"));
   REQUIRE(captioned.ok());
   CHECK(captioned->text == "my receipt");
@@ -308,14 +308,14 @@ TEST_CASE("files: a widget attachment round trip: message files, signed URL, sam
 TEST_CASE("files: downloads: credentials, other stores, signatures and their expiry") {
   FilesFixture fx;
   VisitorSession v = fx.Visitor();
-  auto sent = fx.service->VisitorSendFile(v, Upload("attachment", "a.pdf", "application/pdf", PdfBytes(100)), std::nullopt);
+  auto sent = fx.service->storefront().VisitorSendFile(v, Upload("attachment", "a.pdf", "application/pdf", PdfBytes(100)), std::nullopt);
   REQUIRE(sent.ok());
   auto files = Parse(sent->filesJson);
   const std::string id = files[0]["id"].GetString();
   const std::string url = files[0]["url"].GetString();
 
   auto code = [&](const FileAccess& a) {
-    auto r = fx.service->OpenFile(id, a);
+    auto r = fx.service->files().OpenFile(id, a);
     return r.ok() ? std::string("OK") : std::string(ErrorCodeName(r.error().code));
   };
   FileAccess none;
@@ -342,19 +342,19 @@ TEST_CASE("files: downloads: credentials, other stores, signatures and their exp
   FileAccess moved = Signed(url);
   moved.expires = std::to_string(std::stoll(*moved.expires) + 3600);  // a later expiry is not signed
   CHECK(code(moved) == "NOT_FOUND");
-  CHECK(fx.service->OpenFile("no-such-file", Signed(url)).error().code == ErrorCode::kNotFound);
+  CHECK(fx.service->files().OpenFile("no-such-file", Signed(url)).error().code == ErrorCode::kNotFound);
 
   // Valid until the second it names, refused from then on.
   const std::int64_t expires = std::stoll(QueryValue(url, "expires"));
   fx.clock.Set(expires * 1000 - 1);
   CHECK(code(Signed(url)) == "OK");
   fx.clock.Set(expires * 1000);
-  auto late = fx.service->OpenFile(id, Signed(url));
+  auto late = fx.service->files().OpenFile(id, Signed(url));
   REQUIRE_FALSE(late.ok());
   CHECK(late.error().code == ErrorCode::kForbidden);
   CHECK(late.error().message == "this file link has expired; read the message again for a fresh link");
   // A fresh read signs a fresh URL.
-  auto again = fx.service->GetMessage(fx.sys, sent->conversationId, sent->id);
+  auto again = fx.service->conversations().GetMessage(fx.sys, sent->conversationId, sent->id);
   REQUIRE(again.ok());
   CHECK(code(Signed(Parse(again->filesJson)[0]["url"].GetString())) == "OK");
 }
@@ -362,60 +362,60 @@ TEST_CASE("files: downloads: credentials, other stores, signatures and their exp
 TEST_CASE("files: logo, icon and avatar uploads point the settings and the member at a public URL") {
   FilesFixture fx;
   const std::string png = PngBytes(300);
-  auto logo = fx.service->UploadFile(fx.sys, Upload("logo", "../../etc/logo.png", "image/png", png));
+  auto logo = fx.service->files().UploadFile(fx.sys, Upload("logo", "../../etc/logo.png", "image/png", png));
   REQUIRE(logo.ok());
   CHECK(logo->name == "logo.png");
   CHECK(logo->uploaderType == "operator");
-  auto widget = fx.service->GetSettingsArea(fx.sys, "widget");
+  auto widget = fx.service->knowledge().GetSettingsArea(fx.sys, "widget");
   REQUIRE(widget.ok());
   CHECK(std::string(Parse(*widget)["logoUrl"].GetString()) == "/files/" + logo->id);
-  auto opened = fx.service->OpenFile(logo->id, FileAccess{});  // public: the widget shows it
+  auto opened = fx.service->files().OpenFile(logo->id, FileAccess{});  // public: the widget shows it
   REQUIRE(opened.ok());
   CHECK(opened->bytes == png);
 
-  auto icon = fx.service->UploadFile(fx.MemberSession(), Upload("icon", "i.png", "image/png", png));
+  auto icon = fx.service->files().UploadFile(fx.MemberSession(), Upload("icon", "i.png", "image/png", png));
   REQUIRE(icon.ok());
   CHECK(icon->uploaderType == "member");
   CHECK(icon->uploaderId == fx.agent.id);
-  CHECK(std::string(Parse(*fx.service->GetSettingsArea(fx.sys, "widget"))["iconUrl"].GetString()) == "/files/" + icon->id);
+  CHECK(std::string(Parse(*fx.service->knowledge().GetSettingsArea(fx.sys, "widget"))["iconUrl"].GetString()) == "/files/" + icon->id);
 
-  auto avatar = fx.service->UploadFile(fx.MemberSession(), Upload("avatar", "me.png", "image/png", png));
+  auto avatar = fx.service->files().UploadFile(fx.MemberSession(), Upload("avatar", "me.png", "image/png", png));
   REQUIRE(avatar.ok());
-  CHECK(fx.service->GetMember(fx.sys, fx.agent.id)->avatarUrl == "/files/" + avatar->id);
+  CHECK(fx.service->directory().GetMember(fx.sys, fx.agent.id)->avatarUrl == "/files/" + avatar->id);
 
   // Who may: keys need the widget permission for logos and may not set avatars.
-  auto noPerm = fx.service->UploadFile(fx.Key(fx.sys, kPermReadConversations), Upload("logo", "l.png", "image/png", png));
+  auto noPerm = fx.service->files().UploadFile(fx.Key(fx.sys, kPermReadConversations), Upload("logo", "l.png", "image/png", png));
   CHECK(noPerm.error().code == ErrorCode::kForbidden);
-  CHECK(fx.service->UploadFile(fx.Key(fx.sys, kPermManageWidgetSettings), Upload("logo", "l.png", "image/png", png)).ok());
-  auto keyAvatar = fx.service->UploadFile(fx.Key(fx.sys, kPermManageAllSettings), Upload("avatar", "a.png", "image/png", png));
+  CHECK(fx.service->files().UploadFile(fx.Key(fx.sys, kPermManageWidgetSettings), Upload("logo", "l.png", "image/png", png)).ok());
+  auto keyAvatar = fx.service->files().UploadFile(fx.Key(fx.sys, kPermManageAllSettings), Upload("avatar", "a.png", "image/png", png));
   CHECK(keyAvatar.error().code == ErrorCode::kForbidden);
-  auto noMember = fx.service->UploadFile(fx.sys, Upload("avatar", "a.png", "image/png", png));
+  auto noMember = fx.service->files().UploadFile(fx.sys, Upload("avatar", "a.png", "image/png", png));
   CHECK(noMember.error().message == "memberId is required for an avatar");
   FileUpload ghost = Upload("avatar", "a.png", "image/png", png);
   ghost.memberId = "nobody";
   const int before = fx.dir.CountFiles();
-  CHECK(fx.service->UploadFile(fx.sys, ghost).error().code == ErrorCode::kNotFound);
+  CHECK(fx.service->files().UploadFile(fx.sys, ghost).error().code == ErrorCode::kNotFound);
   CHECK(fx.dir.CountFiles() == before);  // the bytes went again
-  CHECK(fx.service->UploadFile(fx.sys, Upload("attachment", "a.png", "image/png", png)).error().code ==
+  CHECK(fx.service->files().UploadFile(fx.sys, Upload("attachment", "a.png", "image/png", png)).error().code ==
         ErrorCode::kInvalidParams);
 }
 
 TEST_CASE("files: PurgeShopUploads removes imports, logos, avatars and icons, keeps attachments and other stores") {
   FilesFixture fx;
   const std::string png = PngBytes(200);
-  REQUIRE(fx.service->UploadFile(fx.sys, Upload("logo", "l.png", "image/png", png)).ok());
-  REQUIRE(fx.service->UploadFile(fx.sys, Upload("icon", "i.png", "image/png", png)).ok());
+  REQUIRE(fx.service->files().UploadFile(fx.sys, Upload("logo", "l.png", "image/png", png)).ok());
+  REQUIRE(fx.service->files().UploadFile(fx.sys, Upload("icon", "i.png", "image/png", png)).ok());
   FileUpload avatar = Upload("avatar", "a.png", "image/png", png);
   avatar.memberId = fx.agent.id;
-  REQUIRE(fx.service->UploadFile(fx.sys, avatar).ok());
-  REQUIRE(fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", "email\na@x.test\n")).ok());
-  auto sent = fx.service->VisitorSendFile(fx.Visitor(), Upload("attachment", "a.png", "image/png", png), std::nullopt);
+  REQUIRE(fx.service->files().UploadFile(fx.sys, avatar).ok());
+  REQUIRE(fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", "email\na@x.test\n")).ok());
+  auto sent = fx.service->storefront().VisitorSendFile(fx.Visitor(), Upload("attachment", "a.png", "image/png", png), std::nullopt);
   REQUIRE(sent.ok());
-  auto otherLogo = fx.service->UploadFile(fx.otherSys, Upload("logo", "o.png", "image/png", png));
+  auto otherLogo = fx.service->files().UploadFile(fx.otherSys, Upload("logo", "o.png", "image/png", png));
   REQUIRE(otherLogo.ok());
   CHECK(fx.dir.CountFiles() == 6);
 
-  REQUIRE(fx.service->PurgeShopUploads(fx.shop.id).ok());
+  REQUIRE(fx.service->files().PurgeShopUploads(fx.shop.id).ok());
   for (const char* kind : {"import", "logo", "avatar", "icon"}) {
     CAPTURE(kind);
     CHECK(fx.CountFiles(fx.shop.id, kind) == 0);
@@ -423,33 +423,33 @@ TEST_CASE("files: PurgeShopUploads removes imports, logos, avatars and icons, ke
   }
   CHECK(fx.CountFiles(fx.shop.id, "attachment") == 1);
   CHECK(fx.dir.CountFiles() == 2);  // the attachment and the other store's logo
-  auto files = Parse(fx.service->GetMessage(fx.sys, sent->conversationId, sent->id)->filesJson);
-  CHECK(fx.service->OpenFile(files[0]["id"].GetString(), Signed(files[0]["url"].GetString())).ok());
-  CHECK(fx.service->OpenFile(otherLogo->id, {}).ok());
+  auto files = Parse(fx.service->conversations().GetMessage(fx.sys, sent->conversationId, sent->id)->filesJson);
+  CHECK(fx.service->files().OpenFile(files[0]["id"].GetString(), Signed(files[0]["url"].GetString())).ok());
+  CHECK(fx.service->files().OpenFile(otherLogo->id, {}).ok());
   // The imported contacts stay (they are contacts now, not the upload).
   CHECK(fx.CountCustomers(fx.shop.id) == 2);
 
-  REQUIRE(fx.service->PurgeShopUploads(fx.shop.id).ok());  // again: nothing more
+  REQUIRE(fx.service->files().PurgeShopUploads(fx.shop.id).ok());  // again: nothing more
   CHECK(fx.dir.CountFiles() == 2);
-  CHECK(fx.service->PurgeShopUploads("shop_unknown").error().code == ErrorCode::kNotFound);
+  CHECK(fx.service->files().PurgeShopUploads("shop_unknown").error().code == ErrorCode::kNotFound);
 }
 
 TEST_CASE("files: a shop-redact platform request deletes the uploads (records and bytes), keeps attachments") {
   FilesFixture fx;
   const std::string png = PngBytes(200);
-  REQUIRE(fx.service->UploadFile(fx.sys, Upload("logo", "l.png", "image/png", png)).ok());
-  REQUIRE(fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", "email\na@x.test\n")).ok());
-  REQUIRE(fx.service->VisitorSendFile(fx.Visitor(), Upload("attachment", "a.png", "image/png", png), std::nullopt).ok());
-  REQUIRE(fx.service->UploadFile(fx.otherSys, Upload("logo", "o.png", "image/png", png)).ok());
+  REQUIRE(fx.service->files().UploadFile(fx.sys, Upload("logo", "l.png", "image/png", png)).ok());
+  REQUIRE(fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", "email\na@x.test\n")).ok());
+  REQUIRE(fx.service->storefront().VisitorSendFile(fx.Visitor(), Upload("attachment", "a.png", "image/png", png), std::nullopt).ok());
+  REQUIRE(fx.service->files().UploadFile(fx.otherSys, Upload("logo", "o.png", "image/png", png)).ok());
   CHECK(fx.dir.CountFiles() == 4);
 
   PlatformRequestInput in;
   in.topic = platform_topic::kAppUninstalled;
   in.bodyDigest = "uninstall";
-  REQUIRE(fx.service->ApplyPlatformRequest(fx.sys, in).ok());
+  REQUIRE(fx.service->privacy().ApplyPlatformRequest(fx.sys, in).ok());
   in.topic = platform_topic::kShopRedact;
   in.bodyDigest = "redact";
-  auto applied = fx.service->ApplyPlatformRequest(fx.sys, in);
+  auto applied = fx.service->privacy().ApplyPlatformRequest(fx.sys, in);
   REQUIRE(applied.ok());
   CHECK(applied->outcome == "applied");
   CHECK(applied->changesJson == R"({"members":1,"sessions":0,"files":2})");
@@ -459,7 +459,7 @@ TEST_CASE("files: a shop-redact platform request deletes the uploads (records an
   CHECK_FALSE(std::filesystem::exists(fx.dir.path() / fx.shop.id / "import"));
   CHECK(fx.CountFiles(fx.shop.id, "attachment") == 1);
   CHECK(fx.dir.CountFiles() == 2);  // the attachment and the other store's logo
-  auto replay = fx.service->ApplyPlatformRequest(fx.sys, in);
+  auto replay = fx.service->privacy().ApplyPlatformRequest(fx.sys, in);
   REQUIRE(replay.ok());
   CHECK(replay->outcome == "replay");
   CHECK(fx.dir.CountFiles() == 2);
@@ -467,17 +467,17 @@ TEST_CASE("files: a shop-redact platform request deletes the uploads (records an
 
 TEST_CASE("files: delete one upload; attachments are history") {
   FilesFixture fx;
-  auto logo = fx.service->UploadFile(fx.sys, Upload("logo", "l.png", "image/png", PngBytes(100)));
+  auto logo = fx.service->files().UploadFile(fx.sys, Upload("logo", "l.png", "image/png", PngBytes(100)));
   REQUIRE(logo.ok());
-  CHECK(fx.service->DeleteFile(fx.otherSys, logo->id).error().code == ErrorCode::kNotFound);
-  REQUIRE(fx.service->DeleteFile(fx.sys, logo->id).ok());
-  CHECK(fx.service->OpenFile(logo->id, {}).error().code == ErrorCode::kNotFound);
+  CHECK(fx.service->files().DeleteFile(fx.otherSys, logo->id).error().code == ErrorCode::kNotFound);
+  REQUIRE(fx.service->files().DeleteFile(fx.sys, logo->id).ok());
+  CHECK(fx.service->files().OpenFile(logo->id, {}).error().code == ErrorCode::kNotFound);
   CHECK(fx.dir.CountFiles() == 0);
-  auto sent = fx.service->VisitorSendFile(fx.Visitor(), Upload("attachment", "a.txt", "text/plain", "hi"), std::nullopt);
+  auto sent = fx.service->storefront().VisitorSendFile(fx.Visitor(), Upload("attachment", "a.txt", "text/plain", "hi"), std::nullopt);
   REQUIRE(sent.ok());
   const std::string id = Parse(sent->filesJson)[0]["id"].GetString();
-  CHECK(fx.service->DeleteFile(fx.sys, id).error().code == ErrorCode::kConflict);
-  auto listed = fx.service->ListFiles(fx.sys, "attachment");
+  CHECK(fx.service->files().DeleteFile(fx.sys, id).error().code == ErrorCode::kConflict);
+  auto listed = fx.service->files().ListFiles(fx.sys, "attachment");
   REQUIRE(listed.ok());
   CHECK(listed->size() == 1);
 }
@@ -489,7 +489,7 @@ TEST_CASE("contact import: quoting, de-duplication by email, counts") {
   in.customerEmail = "Known@Example.test";
   in.customerName = "Old Name";
   in.text = "hi";
-  REQUIRE(fx.service->ReceiveInbound(fx.sys, in).ok());
+  REQUIRE(fx.service->conversations().ReceiveInbound(fx.sys, in).ok());
   REQUIRE(fx.CountCustomers(fx.shop.id) == 1);
   fx.clock.Advance(1000);
 
@@ -499,7 +499,7 @@ TEST_CASE("contact import: quoting, de-duplication by email, counts") {
       "new@example.test,,,,,4242\r\n"
       "\r\n"
       "third@example.test,Third,,,,\r\n";
-  auto r = fx.service->ImportCustomersCsv(fx.MemberSession(), Upload("import", "contacts.csv", "text/csv", csv));
+  auto r = fx.service->files().ImportCustomersCsv(fx.MemberSession(), Upload("import", "contacts.csv", "text/csv", csv));
   REQUIRE_MESSAGE(r.ok(), r.error().message);
   CHECK(r->rows == 3);
   CHECK(r->created == 2);
@@ -508,7 +508,7 @@ TEST_CASE("contact import: quoting, de-duplication by email, counts") {
   CHECK(r->file.contentType == "text/csv");
   CHECK(r->file.name == "contacts.csv");
   CHECK(fx.CountCustomers(fx.shop.id) == 3);
-  auto page = fx.service->ListCustomersPage(fx.sys, {});
+  auto page = fx.service->directory().ListCustomersPage(fx.sys, {});
   REQUIRE(page.ok());
   CHECK(page->totalCount == 3);
   const Customer& known = page->items[0];
@@ -532,14 +532,14 @@ TEST_CASE("contact import: quoting, de-duplication by email, counts") {
   CHECK(fx.CountFiles(fx.shop.id, "import") == 1);
 
   // Importing the same file again updates, and creates nobody.
-  auto again = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "contacts.csv", "text/csv", csv));
+  auto again = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "contacts.csv", "text/csv", csv));
   REQUIRE(again.ok());
   CHECK(again->created == 0);
   CHECK(again->updated == 3);
   CHECK(fx.CountCustomers(fx.shop.id) == 3);
 
   // Not with an API key.
-  auto key = fx.service->ImportCustomersCsv(fx.Key(fx.sys, kPermReadCustomers), Upload("import", "c.csv", "text/csv", csv));
+  auto key = fx.service->files().ImportCustomersCsv(fx.Key(fx.sys, kPermReadCustomers), Upload("import", "c.csv", "text/csv", csv));
   CHECK(key.error().code == ErrorCode::kForbidden);
 }
 
@@ -568,12 +568,12 @@ TEST_CASE("contact import: errors name row and column, and change nothing") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.csv);
-    auto r = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", c.csv));
+    auto r = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", c.csv));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::kInvalidParams);
     CHECK(r.error().message == c.message);
   }
-  auto binary = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", PngBytes(40)));
+  auto binary = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", PngBytes(40)));
   CHECK(binary.error().code == ErrorCode::kInvalidParams);
   CHECK(fx.CountCustomers(fx.shop.id) == 0);
   CHECK(fx.CountFiles(fx.shop.id, "import") == 0);
@@ -585,10 +585,10 @@ TEST_CASE("contact import: the row limit at N and N+1 rows") {
   limits.importRowsMax = 3;
   FilesFixture fx(limits);
   const std::string three = "email\na@x.test\nb@x.test\nc@x.test\n";
-  auto ok = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", three));
+  auto ok = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", three));
   REQUIRE(ok.ok());
   CHECK(ok->created == 3);
-  auto over = fx.service->ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", three + "d@x.test\n"));
+  auto over = fx.service->files().ImportCustomersCsv(fx.sys, Upload("import", "c.csv", "text/csv", three + "d@x.test\n"));
   REQUIRE_FALSE(over.ok());
   CHECK(over.error().code == ErrorCode::kInvalidParams);
   CHECK(over.error().message == "the file has more than 3 rows after the header row (the limit); split it");

@@ -38,29 +38,29 @@ TEST_CASE("idempotency: a repeat of a finished or running request is answered fr
   const std::string fp = IdempotencyFingerprint("POST", "/chat/conversations/c1/notes", R"({"text":"a"})");
 
   // The first request claims the key: one write.
-  auto first = service.BeginIdempotentRequest(p, "k-1", fp);
+  auto first = service.idempotency().BeginIdempotentRequest(p, "k-1", fp);
   REQUIRE(first.ok());
   CHECK(first->kind == IdempotentStart::Kind::kRun);
   CHECK(counting.writes == 1);
 
   // While it runs, a repeat is 409 from the read alone.
-  auto running = service.BeginIdempotentRequest(p, "k-1", fp);
+  auto running = service.idempotency().BeginIdempotentRequest(p, "k-1", fp);
   REQUIRE_FALSE(running.ok());
   CHECK(running.error().code == ErrorCode::kConflict);
   CHECK(counting.writes == 1);
   // Another request with the key is 422, from the read alone too.
-  auto other = service.BeginIdempotentRequest(
+  auto other = service.idempotency().BeginIdempotentRequest(
       p, "k-1", IdempotencyFingerprint("POST", "/chat/conversations/c1/notes", R"({"text":"b"})"));
   REQUIRE_FALSE(other.ok());
   CHECK(other.error().code == ErrorCode::kIdempotencyKeyReused);
   CHECK(counting.writes == 1);
 
-  REQUIRE(service.FinishIdempotentRequest(p, "k-1", 201, "application/json", R"({"id":"n1"})").ok());
+  REQUIRE(service.idempotency().FinishIdempotentRequest(p, "k-1", 201, "application/json", R"({"id":"n1"})").ok());
   CHECK(counting.writes == 2);
 
   // A retry storm of the finished request: every repeat replays, none writes.
   for (int i = 0; i < 20; ++i) {
-    auto replay = service.BeginIdempotentRequest(p, "k-1", fp);
+    auto replay = service.idempotency().BeginIdempotentRequest(p, "k-1", fp);
     REQUIRE(replay.ok());
     CHECK(replay->kind == IdempotentStart::Kind::kReplay);
     CHECK(replay->status == 201);
@@ -70,7 +70,7 @@ TEST_CASE("idempotency: a repeat of a finished or running request is answered fr
 
   // After 24 hours the key is free again: that claim writes.
   f.clock.Advance(24 * 3600 * 1000);
-  auto fresh = service.BeginIdempotentRequest(p, "k-1", fp);
+  auto fresh = service.idempotency().BeginIdempotentRequest(p, "k-1", fp);
   REQUIRE(fresh.ok());
   CHECK(fresh->kind == IdempotentStart::Kind::kRun);
   CHECK(counting.writes == 3);

@@ -30,7 +30,7 @@ std::string Export(const std::string& conversationJson) {
 }
 
 std::string ErrorOf(CoreFixture& f, const std::string& json) {
-  auto r = f.service->ImportLegacy(f.sys, json);
+  auto r = f.service->legacy().ImportLegacy(f.sys, json);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kInvalidParams);
   return r.error().message;
@@ -57,7 +57,7 @@ TEST_CASE("ParseIso8601: the forms an export uses, and refusals") {
 TEST_CASE("legacy import: reachable by firestoreId with their messages, source firestore, not listed") {
   CoreFixture f;
   Conversation live = f.Inbound("online_store", "a new conversation", std::string("grace@example.com"));
-  auto imported = f.service->ImportLegacy(f.sys, kExport);
+  auto imported = f.service->legacy().ImportLegacy(f.sys, kExport);
   REQUIRE(imported.ok());
   CHECK(imported->imported == 2);
   CHECK(imported->skipped == 0);
@@ -65,7 +65,7 @@ TEST_CASE("legacy import: reachable by firestoreId with their messages, source f
   CHECK(imported->contactsCreated == 1);  // grace@ is the live conversation's contact (case-insensitive)
 
   Principal p = f.Auth(f.key);
-  auto read = f.service->GetConversation(p, "0Kd7a9x2mQpL4vT8sRzB");
+  auto read = f.service->conversations().GetConversation(p, "0Kd7a9x2mQpL4vT8sRzB");
   REQUIRE(read.ok());
   const Conversation& c = read->conversation;
   CHECK(read->source == "firestore");
@@ -81,11 +81,11 @@ TEST_CASE("legacy import: reachable by firestoreId with their messages, source f
   REQUIRE(c.lastMessage.has_value());
   CHECK(c.lastMessage->text == "Label emailed.");  // notes are never the preview
   // The app-wide id reads the same record.
-  auto byId = f.service->GetConversation(p, c.id);
+  auto byId = f.service->conversations().GetConversation(p, c.id);
   REQUIRE(byId.ok());
   CHECK(byId->conversation.firestoreId == c.firestoreId);
 
-  auto messages = f.service->ListMessages(p, "0Kd7a9x2mQpL4vT8sRzB", {}, std::nullopt);
+  auto messages = f.service->conversations().ListMessages(p, "0Kd7a9x2mQpL4vT8sRzB", {}, std::nullopt);
   REQUIRE(messages.ok());
   REQUIRE(messages->items.size() == 3);
   CHECK(messages->items[0].text == "Can I return the scarf?");
@@ -95,11 +95,11 @@ TEST_CASE("legacy import: reachable by firestoreId with their messages, source f
   CHECK(messages->items[1].text == "Label emailed.");
   CHECK(messages->items[1].isAdmin);
   CHECK(messages->items[2].isNote);
-  auto one = f.service->GetMessage(p, "0Kd7a9x2mQpL4vT8sRzB", messages->items[1].id);
+  auto one = f.service->conversations().GetMessage(p, "0Kd7a9x2mQpL4vT8sRzB", messages->items[1].id);
   REQUIRE(one.ok());
   CHECK(one->createdAt == 1714641450000);
 
-  auto bot = f.service->ListMessages(p, "9fQe1Lw0cXbN3sUa7YhK", {}, std::nullopt);
+  auto bot = f.service->conversations().ListMessages(p, "9fQe1Lw0cXbN3sUa7YhK", {}, std::nullopt);
   REQUIRE(bot.ok());
   REQUIRE(bot->items.size() == 2);
   CHECK(bot->items[1].isBot);
@@ -107,30 +107,30 @@ TEST_CASE("legacy import: reachable by firestoreId with their messages, source f
   CHECK(bot->items[0].createdAt == 1718107200000);  // +02:00 read as UTC
 
   // Rule 5: the list covers the newer datastore only.
-  auto list = f.service->ListConversations(p, {}, {});
+  auto list = f.service->conversations().ListConversations(p, {}, {});
   REQUIRE(list.ok());
   REQUIRE(list->items.size() == 1);
   CHECK(list->items[0].id == live.id);
   // The customer's conversation list follows the same rule.
-  auto mine = f.service->ListCustomerConversations(p, *live.customerUuid, {});
+  auto mine = f.service->directory().ListCustomerConversations(p, *live.customerUuid, {});
   REQUIRE(mine.ok());
   CHECK(mine->items.size() == 1);
   // No webhook events for history.
-  auto events = f.service->ListEvents(f.sys, 100);
+  auto events = f.service->feed().ListEvents(f.sys, 100);
   REQUIRE(events.ok());
   for (const Event& e : *events) CHECK(e.conversationId != c.id);
 }
 
 TEST_CASE("legacy import: loading the same file again skips what is there") {
   CoreFixture f;
-  REQUIRE(f.service->ImportLegacy(f.sys, kExport).ok());
-  auto again = f.service->ImportLegacy(f.sys, kExport);
+  REQUIRE(f.service->legacy().ImportLegacy(f.sys, kExport).ok());
+  auto again = f.service->legacy().ImportLegacy(f.sys, kExport);
   REQUIRE(again.ok());
   CHECK(again->imported == 0);
   CHECK(again->skipped == 2);
   CHECK(again->messages == 0);
   CHECK(again->contactsCreated == 0);
-  auto legacy = f.service->MigrateLegacy(f.sys, 1);
+  auto legacy = f.service->legacy().MigrateLegacy(f.sys, 1);
   REQUIRE(legacy.ok());
   CHECK(legacy->remaining == 1);  // two imported once, not four
 }
@@ -158,12 +158,12 @@ TEST_CASE("legacy import: one bad record refuses the whole file, naming it") {
   CHECK(ErrorOf(f, R"J({"conversations": {}})J") == "conversations: is required and must be an array");
   CHECK(ErrorOf(f, "{\"conversations\": [] } trailing").rfind("not valid JSON at byte", 0) == 0);
   // Nothing of the refused files was written.
-  auto left = f.service->MigrateLegacy(f.sys, std::nullopt);
+  auto left = f.service->legacy().MigrateLegacy(f.sys, std::nullopt);
   REQUIRE(left.ok());
   CHECK(left->migrated == 0);
   CHECK(left->remaining == 0);
   // Operator only.
-  auto byKey = f.service->ImportLegacy(f.Auth(f.key), Export(good));
+  auto byKey = f.service->legacy().ImportLegacy(f.Auth(f.key), Export(good));
   REQUIRE_FALSE(byKey.ok());
   CHECK(byKey.error().code == ErrorCode::kForbidden);
 }
@@ -176,7 +176,7 @@ TEST_CASE("legacy import: message text at 5000 characters is taken, 5001 refused
   };
   CHECK(ErrorOf(f, withText(std::string(5001, 'a'))) ==
         "conversations[0].messages[0].text: must be at most 5000 characters");
-  auto ok = f.service->ImportLegacy(f.sys, withText(std::string(5000, 'a')));
+  auto ok = f.service->legacy().ImportLegacy(f.sys, withText(std::string(5000, 'a')));
   REQUIRE(ok.ok());
   CHECK(ok->messages == 1);
 }
@@ -205,71 +205,71 @@ TEST_CASE("legacy export limits: conversations and messages per conversation at 
 TEST_CASE("migrate: legacy conversations move to the newer datastore, get a pgConvoId and are listed") {
   CoreFixture f;
   f.Inbound("online_store", "live one");
-  REQUIRE(f.service->ImportLegacy(f.sys, kExport).ok());
+  REQUIRE(f.service->legacy().ImportLegacy(f.sys, kExport).ok());
   Principal p = f.Auth(f.key);
 
-  auto first = f.service->MigrateLegacy(f.sys, 1);
+  auto first = f.service->legacy().MigrateLegacy(f.sys, 1);
   REQUIRE(first.ok());
   CHECK(first->migrated == 1);
   CHECK(first->remaining == 1);
-  auto moved = f.service->GetConversation(p, "0Kd7a9x2mQpL4vT8sRzB");  // imported first, migrated first
+  auto moved = f.service->conversations().GetConversation(p, "0Kd7a9x2mQpL4vT8sRzB");  // imported first, migrated first
   REQUIRE(moved.ok());
   CHECK(moved->source == "postgresql");
   REQUIRE(moved->conversation.pgConvoId.has_value());
   CHECK(moved->conversation.firestoreId == std::optional<std::string>("0Kd7a9x2mQpL4vT8sRzB"));
   // Every id form reaches it now, the numeric one included.
-  auto byPg = f.service->GetConversation(p, std::to_string(*moved->conversation.pgConvoId));
+  auto byPg = f.service->conversations().GetConversation(p, std::to_string(*moved->conversation.pgConvoId));
   REQUIRE(byPg.ok());
   CHECK(byPg->conversation.id == moved->conversation.id);
-  auto list = f.service->ListConversations(p, {}, {});
+  auto list = f.service->conversations().ListConversations(p, {}, {});
   REQUIRE(list.ok());
   CHECK(list->items.size() == 2);
 
-  auto rest = f.service->MigrateLegacy(f.sys, std::nullopt, 1);  // batches of one
+  auto rest = f.service->legacy().MigrateLegacy(f.sys, std::nullopt, 1);  // batches of one
   REQUIRE(rest.ok());
   CHECK(rest->migrated == 1);
   CHECK(rest->remaining == 0);
-  list = f.service->ListConversations(p, {}, {});
+  list = f.service->conversations().ListConversations(p, {}, {});
   REQUIRE(list.ok());
   REQUIRE(list->items.size() == 3);
   // Newest activity first: the live one (2026), the email one (2024-06), the return (2024-05).
   CHECK(list->items[1].firestoreId == std::optional<std::string>("9fQe1Lw0cXbN3sUa7YhK"));
   CHECK(list->items[2].firestoreId == std::optional<std::string>("0Kd7a9x2mQpL4vT8sRzB"));
-  auto messages = f.service->ListMessages(p, *list->items[2].firestoreId, {}, std::nullopt);
+  auto messages = f.service->conversations().ListMessages(p, *list->items[2].firestoreId, {}, std::nullopt);
   REQUIRE(messages.ok());
   CHECK(messages->items.size() == 3);
 
-  auto nothing = f.service->MigrateLegacy(f.sys, std::nullopt);
+  auto nothing = f.service->legacy().MigrateLegacy(f.sys, std::nullopt);
   REQUIRE(nothing.ok());
   CHECK(nothing->migrated == 0);
   CHECK(nothing->remaining == 0);
   // New conversations are in the newer datastore from the start.
   Conversation fresh = f.Inbound("online_store", "after the migration");
   CHECK(fresh.pgConvoId.has_value());
-  auto freshRead = f.service->GetConversation(p, fresh.id);
+  auto freshRead = f.service->conversations().GetConversation(p, fresh.id);
   REQUIRE(freshRead.ok());
   CHECK(freshRead->source == "postgresql");
 
-  auto bad = f.service->MigrateLegacy(f.sys, 0);
+  auto bad = f.service->legacy().MigrateLegacy(f.sys, 0);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().code == ErrorCode::kInvalidParams);
 }
 
 TEST_CASE("legacy records are per store: another store's firestoreId is not found") {
   CoreFixture f;
-  REQUIRE(f.service->ImportLegacy(f.sys, kExport).ok());
-  auto other = f.service->CreateShop({"Other", Plan::kPro, false});
+  REQUIRE(f.service->legacy().ImportLegacy(f.sys, kExport).ok());
+  auto other = f.service->directory().CreateShop({"Other", Plan::kPro, false});
   REQUIRE(other.ok());
-  auto key = f.service->CreateApiKey(Principal::System(other->id), {"k", kPermReadConversations, false});
+  auto key = f.service->directory().CreateApiKey(Principal::System(other->id), {"k", kPermReadConversations, false});
   REQUIRE(key.ok());
-  auto read = f.service->GetConversation(f.Auth(key->secret), "0Kd7a9x2mQpL4vT8sRzB");
+  auto read = f.service->conversations().GetConversation(f.Auth(key->secret), "0Kd7a9x2mQpL4vT8sRzB");
   REQUIRE_FALSE(read.ok());
   CHECK(read.error().code == ErrorCode::kNotFound);
-  auto migrated = f.service->MigrateLegacy(Principal::System(other->id), std::nullopt);
+  auto migrated = f.service->legacy().MigrateLegacy(Principal::System(other->id), std::nullopt);
   REQUIRE(migrated.ok());
   CHECK(migrated->migrated == 0);
   // The same export may be loaded into the other store too.
-  auto again = f.service->ImportLegacy(Principal::System(other->id), kExport);
+  auto again = f.service->legacy().ImportLegacy(Principal::System(other->id), kExport);
   REQUIRE(again.ok());
   CHECK(again->imported == 2);
 }
@@ -284,7 +284,7 @@ TEST_CASE("legacy import: id length, tags per conversation and tag length at N a
     return std::string(R"J({"conversations": [{"id": ")J") + id + R"J(", "createdAt": "2024-01-01T00:00:00Z"}]})J";
   };
   CHECK(ErrorOf(f, withId(std::string(129, 'a'))) == "conversations[0].id: must be 1 to 128 characters");
-  CHECK(f.service->ImportLegacy(f.sys, withId(std::string(128, 'a')))->imported == 1);
+  CHECK(f.service->legacy().ImportLegacy(f.sys, withId(std::string(128, 'a')))->imported == 1);
 
   auto withTags = [](int count, std::size_t length) {
     std::string tags;
@@ -297,10 +297,10 @@ TEST_CASE("legacy import: id length, tags per conversation and tag length at N a
            R"J(", "createdAt": "2024-01-01T00:00:00Z", "tags": [)J" + tags + "]}]}";
   };
   CHECK(ErrorOf(f, withTags(101, 5)) == "conversations[0].tags: must have at most 100 tags");
-  CHECK(f.service->ImportLegacy(f.sys, withTags(100, 5))->imported == 1);
+  CHECK(f.service->legacy().ImportLegacy(f.sys, withTags(100, 5))->imported == 1);
   CHECK(ErrorOf(f, withTags(1, 101)) == "conversations[0].tags[0]: must be 1 to 100 characters");
-  CHECK(f.service->ImportLegacy(f.sys, withTags(1, 100))->imported == 1);
-  auto read = f.service->GetConversation(f.sys, "tags100x5");
+  CHECK(f.service->legacy().ImportLegacy(f.sys, withTags(1, 100))->imported == 1);
+  auto read = f.service->conversations().GetConversation(f.sys, "tags100x5");
   REQUIRE(read.ok());
   CHECK(read->conversation.tags.size() == 100);
 }

@@ -1,4 +1,4 @@
-// ChatService::Login under throttling: what a refused attempt answers, that
+// AuthService::Login under throttling: what a refused attempt answers, that
 // the right password is refused too while the account waits, that an unknown
 // email is answered exactly like a known one, and the sign-in metrics.
 #include <doctest/doctest.h>
@@ -17,7 +17,7 @@ using test::CoreFixture;
 constexpr const char* kIp = "203.0.113.7";
 
 void AddAdmin(CoreFixture& f) {
-  auto m = f.service->CreateMember(
+  auto m = f.service->directory().CreateMember(
       f.sys, {"admin@shop.test", std::string("Ad"), std::string("Min"), "admin", std::string("s3cret-pass"), true,
               std::nullopt});
   REQUIRE(m.ok());
@@ -33,7 +33,7 @@ struct Answer {
 
 Answer Try(CoreFixture& f, const std::string& email, const std::string& password, const std::string& ip = kIp) {
   Millis wait = -1;
-  auto r = f.service->Login(email, password, std::nullopt, ip, &wait);
+  auto r = f.service->auth().Login(email, password, std::nullopt, ip, &wait);
   if (r.ok()) return {"OK", "", wait};
   return {std::string(ErrorCodeName(r.error().code)), r.error().message, wait};
 }

@@ -72,19 +72,19 @@ TEST_CASE("rate limiter: keys are counted independently") {
 TEST_CASE("ChatService::CheckRateLimit: per key 120 and per IP 300 by default") {
   test::CoreFixture f;
   auto p = f.Auth(f.key);
-  for (int i = 0; i < 120; ++i) REQUIRE(f.service->CheckRateLimit(*p.keyId, "203.0.113.7").allowed);
-  auto d = f.service->CheckRateLimit(*p.keyId, "203.0.113.7");
+  for (int i = 0; i < 120; ++i) REQUIRE(f.service->auth().CheckRateLimit(*p.keyId, "203.0.113.7").allowed);
+  auto d = f.service->auth().CheckRateLimit(*p.keyId, "203.0.113.7");
   CHECK_FALSE(d.allowed);
   CHECK(d.limit == 120);
   CHECK(d.remaining == 0);
   // The same IP without a key still has 300 - 121 left in its own window.
-  auto ipOnly = f.service->CheckRateLimit("", "203.0.113.7");
+  auto ipOnly = f.service->auth().CheckRateLimit("", "203.0.113.7");
   CHECK(ipOnly.allowed);
   CHECK(ipOnly.limit == 300);
   CHECK(ipOnly.remaining == 300 - 122);
   // After the window, the key is allowed again.
   f.clock.Advance(60'000);
-  auto again = f.service->CheckRateLimit(*p.keyId, "203.0.113.7");
+  auto again = f.service->auth().CheckRateLimit(*p.keyId, "203.0.113.7");
   CHECK(again.allowed);
   CHECK(again.remaining == 119);
 }
@@ -93,11 +93,11 @@ TEST_CASE("ChatService::CheckRateLimit: the per-IP limit is a setting") {
   Limits l;
   l.rateLimitPerIp = 5;
   test::CoreFixture f(l);
-  for (int i = 0; i < 5; ++i) REQUIRE(f.service->CheckRateLimit("", "198.51.100.1").allowed);
-  auto d = f.service->CheckRateLimit("", "198.51.100.1");
+  for (int i = 0; i < 5; ++i) REQUIRE(f.service->auth().CheckRateLimit("", "198.51.100.1").allowed);
+  auto d = f.service->auth().CheckRateLimit("", "198.51.100.1");
   CHECK_FALSE(d.allowed);
   CHECK(d.limit == 5);
-  CHECK(f.service->CheckRateLimit("", "198.51.100.2").allowed);
+  CHECK(f.service->auth().CheckRateLimit("", "198.51.100.2").allowed);
 }
 
 }  // namespace livechat

@@ -173,42 +173,42 @@ TEST_CASE("discount activity: startsAt inclusive, endsAt exclusive, absent or nu
 
 TEST_CASE("ChatService::ManageCart: the cart rules over the store's products, with the totals on every answer") {
   test::CoreFixture f;
-  REQUIRE(f.service->ImportCatalog(f.sys, R"({"products":[)" + kShirt + "]}").ok());
+  REQUIRE(f.service->knowledge().ImportCatalog(f.sys, R"({"products":[)" + kShirt + "]}").ok());
   const Conversation c = f.Inbound("online_store", "I'd like a shirt");
   const Principal agent = f.Auth(f.key);  // read and manage conversations
 
-  auto empty = f.service->ManageCart(agent, c.id, std::nullopt);
+  auto empty = f.service->knowledge().ManageCart(agent, c.id, std::nullopt);
   REQUIRE(empty.ok());
   CHECK(empty->linesJson == "[]");
   CHECK(empty->totals.itemCount == 0);
   CHECK(empty->totals.subtotal == "0.00");
 
-  auto added = f.service->ManageCart(agent, c.id, Change("add", "v1", 2));
+  auto added = f.service->knowledge().ManageCart(agent, c.id, Change("add", "v1", 2));
   REQUIRE(added.ok());
   CHECK(added->totals.itemCount == 2);
   CHECK(added->totals.subtotal == "39.98");
   CHECK(added->totals.currency == "EUR");
 
   // Stock and availability are CONFLICT with their code first; the cart stays as it was.
-  auto over = f.service->ManageCart(agent, c.id, Change("add", "v1", 4));
+  auto over = f.service->knowledge().ManageCart(agent, c.id, Change("add", "v1", 4));
   REQUIRE_FALSE(over.ok());
   CHECK(over.error().code == ErrorCode::kConflict);
   CHECK(over.error().message == "OUT_OF_STOCK: only 5 in stock for this variant");
-  auto closed = f.service->ManageCart(agent, c.id, Change("add", "v3"));
+  auto closed = f.service->knowledge().ManageCart(agent, c.id, Change("add", "v3"));
   REQUIRE_FALSE(closed.ok());
   CHECK(closed.error().message == "UNAVAILABLE: this variant is not available for sale");
-  auto unknown = f.service->ManageCart(agent, c.id, CartChange{"add", "p9", "v1", 1});
+  auto unknown = f.service->knowledge().ManageCart(agent, c.id, CartChange{"add", "p9", "v1", 1});
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().code == ErrorCode::kNotFound);
 
-  auto read = f.service->ManageCart(agent, c.id, std::nullopt);
+  auto read = f.service->knowledge().ManageCart(agent, c.id, std::nullopt);
   REQUIRE(read.ok());
   CHECK(read->linesJson == added->linesJson);
   CHECK(read->totals.subtotal == "39.98");
   // The same lines as the low-level ChangeCart stores.
-  CHECK(*f.service->ChangeCart(agent, c.id, nullptr) == added->linesJson);
+  CHECK(*f.service->knowledge().ChangeCart(agent, c.id, nullptr) == added->linesJson);
 
-  CHECK(f.service->ManageCart(agent, "nope", std::nullopt).error().code == ErrorCode::kNotFound);
+  CHECK(f.service->knowledge().ManageCart(agent, "nope", std::nullopt).error().code == ErrorCode::kNotFound);
 }
 
 }  // namespace livechat

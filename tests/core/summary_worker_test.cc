@@ -33,18 +33,18 @@ struct SummaryFixture : CoreFixture {
     in.text = text;
     in.memberId = agent.id;
     in.isNote = note;
-    REQUIRE(service->SendMessage(sys, id, in).ok());
+    REQUIRE(service->conversations().SendMessage(sys, id, in).ok());
   }
 
   void CustomerSays(const std::string& id, const std::string& text) {
     InboundMessageInput in;
     in.conversationId = id;
     in.text = text;
-    REQUIRE(service->ReceiveInbound(sys, in).ok());
+    REQUIRE(service->conversations().ReceiveInbound(sys, in).ok());
   }
 
   void State(const std::string& id, const std::string& status) {
-    REQUIRE(service->SetState(sys, id, status).ok());
+    REQUIRE(service->conversations().SetState(sys, id, status).ok());
   }
 
   std::optional<SummaryJob> Job(const std::string& id) {
@@ -78,7 +78,7 @@ TEST_CASE("summary: 404 until the worker runs, then the extractive summary of th
   auto worker = f.Worker();
   Conversation c = f.Resolved();
   const Millis resolvedAt = f.clock.NowMillis();
-  auto missing = f.service->GetSummary(f.sys, c.id);
+  auto missing = f.service->conversations().GetSummary(f.sys, c.id);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().code == ErrorCode::kNotFound);
   REQUIRE(f.Job(c.id).has_value());
@@ -86,7 +86,7 @@ TEST_CASE("summary: 404 until the worker runs, then the extractive summary of th
 
   f.clock.Advance(1'500);
   CHECK(worker->RunOnce() == 1);
-  auto s = f.service->GetSummary(f.sys, c.id);
+  auto s = f.service->conversations().GetSummary(f.sys, c.id);
   REQUIRE(s.ok());
   CHECK(s->conversationId == c.id);
   CHECK(s->text == kFirst);  // the note is never quoted
@@ -97,9 +97,9 @@ TEST_CASE("summary: 404 until the worker runs, then the extractive summary of th
   CHECK(f.log.empty());
 
   // Another store sees nothing.
-  auto other = f.service->CreateShop({"Other", Plan::kPro, false});
+  auto other = f.service->directory().CreateShop({"Other", Plan::kPro, false});
   REQUIRE(other.ok());
-  auto foreign = f.service->GetSummary(Principal::System(other->id), c.id);
+  auto foreign = f.service->conversations().GetSummary(Principal::System(other->id), c.id);
   REQUIRE_FALSE(foreign.ok());
   CHECK(foreign.error().code == ErrorCode::kNotFound);
 }
@@ -114,19 +114,19 @@ TEST_CASE("summary: reopening keeps the old one until a new resolve's summary re
   f.clock.Advance(60'000);
   f.State(c.id, "open");
   CHECK_FALSE(f.Job(c.id).has_value());
-  auto kept = f.service->GetSummary(f.sys, c.id);
+  auto kept = f.service->conversations().GetSummary(f.sys, c.id);
   REQUIRE(kept.ok());
   CHECK(kept->text == kFirst);
   f.CustomerSays(c.id, "The replacement is broken too.");
   f.Reply(c.id, "I have refunded your payment in full.");
   f.State(c.id, "resolved");
-  auto stillOld = f.service->GetSummary(f.sys, c.id);
+  auto stillOld = f.service->conversations().GetSummary(f.sys, c.id);
   REQUIRE(stillOld.ok());
   CHECK(stillOld->generatedAt == firstAt);
 
   f.clock.Advance(2'000);
   CHECK(worker->RunOnce() == 1);
-  auto fresh = f.service->GetSummary(f.sys, c.id);
+  auto fresh = f.service->conversations().GetSummary(f.sys, c.id);
   REQUIRE(fresh.ok());
   CHECK(fresh->text ==
         "The customer wrote: \"My order #1001 arrived damaged. Can I get a replacement?\" An agent replied: \"I have "
@@ -141,7 +141,7 @@ TEST_CASE("summary: a reopen before the worker runs cancels the job; naming the 
   f.State(c.id, "open");
   CHECK_FALSE(f.Job(c.id).has_value());
   CHECK(worker->RunOnce() == 0);
-  CHECK(f.service->GetSummary(f.sys, c.id).error().code == ErrorCode::kNotFound);
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id).error().code == ErrorCode::kNotFound);
 
   f.State(c.id, "resolved");
   const std::string jobId = f.Job(c.id)->id;
@@ -172,7 +172,7 @@ TEST_CASE("summary: a summary made while the conversation was reopened is not st
   auto worker = f.Worker(&reopening);
   Conversation c = f.Resolved();
   CHECK(worker->RunOnce() == 1);
-  CHECK(f.service->GetSummary(f.sys, c.id).error().code == ErrorCode::kNotFound);
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id).error().code == ErrorCode::kNotFound);
   CHECK_FALSE(f.Job(c.id).has_value());
 }
 
@@ -182,7 +182,7 @@ TEST_CASE("summary: the configured summarizer's text and name; its failure falls
   auto worker = f.Worker(&fixed);
   Conversation a = f.Resolved();
   CHECK(worker->RunOnce() == 1);
-  auto s = f.service->GetSummary(f.sys, a.id);
+  auto s = f.service->conversations().GetSummary(f.sys, a.id);
   REQUIRE(s.ok());
   CHECK(s->text == "A fixed summary.");
   CHECK(s->summarizer == "fixed");
@@ -190,7 +190,7 @@ TEST_CASE("summary: the configured summarizer's text and name; its failure falls
   fixed.SetFailure("HTTP 500 from the endpoint");
   Conversation b = f.Resolved();
   CHECK(worker->RunOnce() == 1);
-  s = f.service->GetSummary(f.sys, b.id);
+  s = f.service->conversations().GetSummary(f.sys, b.id);
   REQUIRE(s.ok());
   CHECK(s->text == kFirst);
   CHECK(s->summarizer == "extractive");
@@ -205,7 +205,7 @@ TEST_CASE("summary: the configured summarizer's text and name; its failure falls
   auto worker2 = f.Worker(&blank);
   Conversation c = f.Resolved();
   CHECK(worker2->RunOnce() == 1);
-  CHECK(f.service->GetSummary(f.sys, c.id)->summarizer == "extractive");
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id)->summarizer == "extractive");
 }
 
 TEST_CASE("summary: when the fallback fails too the job is retried on its schedule, then dropped") {
@@ -233,7 +233,7 @@ TEST_CASE("summary: when the fallback fails too the job is retried on its schedu
   fallback.SetFailure("");
   f.clock.Advance(60'000);
   CHECK(worker->RunOnce() == 1);
-  CHECK(f.service->GetSummary(f.sys, c.id)->summarizer == "fallback");
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id)->summarizer == "fallback");
 
   // Failing every attempt: dropped after the last one, with a log line.
   fallback.SetFailure("also down");
@@ -244,7 +244,7 @@ TEST_CASE("summary: when the fallback fails too the job is retried on its schedu
   f.clock.Advance(60'000);
   CHECK(worker->RunOnce() == 1);
   CHECK_FALSE(f.Job(d.id).has_value());
-  CHECK(f.service->GetSummary(f.sys, d.id).error().code == ErrorCode::kNotFound);
+  CHECK(f.service->conversations().GetSummary(f.sys, d.id).error().code == ErrorCode::kNotFound);
   CHECK(f.log.back() == "summary of conversation " + d.id + " (shop " + f.shop.id +
                             ") failed: also down; giving up after 3 attempts");
 }
@@ -267,7 +267,7 @@ TEST_CASE("summary: a job claimed by a worker that died is run again when its le
   CHECK(worker->RunOnce() == 0);
   f.clock.Advance(1);
   CHECK(worker->RunOnce() == 1);
-  CHECK(f.service->GetSummary(f.sys, c.id)->text == kFirst);
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id)->text == kFirst);
 }
 
 TEST_CASE("summary: without queueSummaries a resolve queues nothing") {
@@ -282,13 +282,13 @@ TEST_CASE("summary: without queueSummaries a resolve queues nothing") {
   int woken = 0;
   o.onSummaryQueued = [&] { ++woken; };
   ChatService service(o);
-  auto shop = service.CreateShop({"No summaries", Plan::kPro, false});
+  auto shop = service.directory().CreateShop({"No summaries", Plan::kPro, false});
   REQUIRE(shop.ok());
   InboundMessageInput in;
   in.text = "Hello?";
-  auto c = service.ReceiveInbound(Principal::System(shop->id), in);
+  auto c = service.conversations().ReceiveInbound(Principal::System(shop->id), in);
   REQUIRE(c.ok());
-  REQUIRE(service.SetState(Principal::System(shop->id), c->id, std::string("resolved")).ok());
+  REQUIRE(service.conversations().SetState(Principal::System(shop->id), c->id, std::string("resolved")).ok());
   auto stats = Result<StoreReader::SummaryQueueStats>(MakeError(ErrorCode::kInternal, "unread"));
   REQUIRE(store->Read([&](StoreReader& r) -> Status {
                  stats = r.GetSummaryQueueStats();
@@ -315,15 +315,15 @@ TEST_CASE("summary: a resolve wakes the worker; jobs survive a restart of the pr
     o.clock = &clock;
     o.onSummaryQueued = [&] { ++woken; };
     ChatService service(o);
-    auto shop = service.CreateShop({"Restart", Plan::kPro, false});
+    auto shop = service.directory().CreateShop({"Restart", Plan::kPro, false});
     REQUIRE(shop.ok());
     shopId = shop->id;
     InboundMessageInput in;
     in.text = "Can I pay by invoice?";
-    auto c = service.ReceiveInbound(Principal::System(shopId), in);
+    auto c = service.conversations().ReceiveInbound(Principal::System(shopId), in);
     REQUIRE(c.ok());
     conversationId = c->id;
-    REQUIRE(service.SetState(Principal::System(shopId), conversationId, std::string("resolved")).ok());
+    REQUIRE(service.conversations().SetState(Principal::System(shopId), conversationId, std::string("resolved")).ok());
     CHECK(woken == 1);
   }  // the process "stops" before any worker ran
   {
@@ -337,7 +337,7 @@ TEST_CASE("summary: a resolve wakes the worker; jobs survive a restart of the pr
     o.store = store.get();
     o.clock = &clock;
     ChatService service(o);
-    auto s = service.GetSummary(Principal::System(shopId), conversationId);
+    auto s = service.conversations().GetSummary(Principal::System(shopId), conversationId);
     REQUIRE(s.ok());
     CHECK(s->text == "The customer wrote: \"Can I pay by invoice?\" No reply from an agent. Resolved after 1 message.");
   }
@@ -378,7 +378,7 @@ TEST_CASE("summary worker: Start runs queued jobs in the background and Stop joi
   worker->Notify();
   bool done = false;
   for (int i = 0; i < 500 && !done; ++i) {
-    done = f.service->GetSummary(f.sys, c.id).ok();
+    done = f.service->conversations().GetSummary(f.sys, c.id).ok();
     if (!done) ::usleep(10'000);
   }
   worker->Stop();
@@ -401,7 +401,7 @@ PlatformRequestInput RedactCasey() {
 
 // The summary stored for a redacted conversation made by SummaryFixture::Resolved.
 void CheckRedactedSummary(SummaryFixture& f, const std::string& id) {
-  auto s = f.service->GetSummary(f.sys, id);
+  auto s = f.service->conversations().GetSummary(f.sys, id);
   REQUIRE(s.ok());
   CHECK(s->text == "This conversation was redacted: its content is not summarized. Resolved after 2 messages.");
   CHECK(s->summarizer == "extractive");
@@ -411,7 +411,7 @@ TEST_CASE("summary: a conversation redacted before the worker runs is summarized
   SummaryFixture f;
   auto worker = f.Worker();
   Conversation c = f.Resolved();
-  auto applied = f.service->ApplyPlatformRequest(f.sys, RedactCasey());
+  auto applied = f.service->privacy().ApplyPlatformRequest(f.sys, RedactCasey());
   REQUIRE(applied.ok());
   CHECK(applied->outcome == "applied");
   CHECK(worker->RunOnce() == 1);
@@ -427,24 +427,24 @@ TEST_CASE("summary: a customer redact replaces an existing summary by the redact
   auto worker = f.Worker();
   Conversation c = f.Resolved();
   CHECK(worker->RunOnce() == 1);
-  REQUIRE(f.service->GetSummary(f.sys, c.id)->text == kFirst);
+  REQUIRE(f.service->conversations().GetSummary(f.sys, c.id)->text == kFirst);
 
   PlatformRequestInput request;
   request.topic = platform_topic::kCustomersDataRequest;
   request.customerEmail = "c@shop.test";
   request.dataRequestId = "dr-1";
   request.bodyDigest = "dr-1";
-  REQUIRE(f.service->ApplyPlatformRequest(f.sys, request).ok());
-  auto exported = f.service->GetDataRequest(f.sys, "dr-1");
+  REQUIRE(f.service->privacy().ApplyPlatformRequest(f.sys, request).ok());
+  auto exported = f.service->privacy().GetDataRequest(f.sys, "dr-1");
   REQUIRE(exported.ok());
-  CHECK(exported->exportJson.find(ToJson(*f.service->GetSummary(f.sys, c.id))) != std::string::npos);
+  CHECK(exported->exportJson.find(ToJson(*f.service->conversations().GetSummary(f.sys, c.id))) != std::string::npos);
 
   f.clock.Advance(60'000);
-  auto applied = f.service->ApplyPlatformRequest(f.sys, RedactCasey());
+  auto applied = f.service->privacy().ApplyPlatformRequest(f.sys, RedactCasey());
   REQUIRE(applied.ok());
   CHECK(applied->changesJson.find(R"("summaries":1)") != std::string::npos);
   CheckRedactedSummary(f, c.id);
-  CHECK(f.service->GetSummary(f.sys, c.id)->generatedAt == f.clock.NowMillis());
+  CHECK(f.service->conversations().GetSummary(f.sys, c.id)->generatedAt == f.clock.NowMillis());
 }
 
 }  // namespace livechat::test
@@ -458,7 +458,7 @@ class RedactingSummarizer final : public Summarizer {
   explicit RedactingSummarizer(SummaryFixture& f) : f_(f) {}
   std::string name() const override { return "slow-llm"; }
   Result<std::string> Summarize(const SummaryInput& in) override {
-    auto applied = f_.service->ApplyPlatformRequest(f_.sys, RedactCasey());
+    auto applied = f_.service->privacy().ApplyPlatformRequest(f_.sys, RedactCasey());
     if (!applied.ok()) return applied.take_error();
     return "Casey (c@shop.test) wrote: " + in.messages.front().text;
   }

@@ -266,7 +266,7 @@ TEST_CASE("openai summarizer behind the worker: its summary is stored, a failure
   so.store = store.get();
   so.clock = &clock;
   livechat::ChatService service(so);
-  auto shop = service.CreateShop({"LLM shop", livechat::Plan::kPro, false});
+  auto shop = service.directory().CreateShop({"LLM shop", livechat::Plan::kPro, false});
   REQUIRE(shop.ok());
   const auto sys = livechat::Principal::System(shop->id);
   FakeLlm llm;
@@ -281,11 +281,11 @@ TEST_CASE("openai summarizer behind the worker: its summary is stored, a failure
   auto resolveOne = [&](const std::string& text) {
     livechat::InboundMessageInput in;
     in.text = text;
-    auto c = service.ReceiveInbound(sys, in);
+    auto c = service.conversations().ReceiveInbound(sys, in);
     REQUIRE(c.ok());
-    REQUIRE(service.SetState(sys, c->id, std::string("resolved")).ok());
+    REQUIRE(service.conversations().SetState(sys, c->id, std::string("resolved")).ok());
     CHECK(worker.RunOnce() == 1);
-    auto s = service.GetSummary(sys, c->id);
+    auto s = service.conversations().GetSummary(sys, c->id);
     REQUIRE(s.ok());
     return *s;
   };

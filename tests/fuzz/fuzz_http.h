@@ -61,25 +61,25 @@ struct World {
     so.blobs = blobs.get();
     so.fileUrlSecret = "fuzz-file-secret";
     service = std::make_unique<ChatService>(so);
-    shop = Must(service->CreateShop(CreateShopInput{"Fuzz store", Plan::kPro, false}));
+    shop = Must(service->directory().CreateShop(CreateShopInput{"Fuzz store", Plan::kPro, false}));
     const Principal sys = Principal::System(shop.id);
     CreateKeyInput k;
     k.name = "fuzz";
     k.permissions = kPermAll;
-    key = Must(service->CreateApiKey(sys, k)).secret;
+    key = Must(service->directory().CreateApiKey(sys, k)).secret;
     CreateMemberInput m;
     m.email = "agent@example.com";
     m.password = std::string("correct horse battery");
-    Must(service->CreateMember(sys, m));
+    Must(service->directory().CreateMember(sys, m));
     InboundMessageInput in;
     in.channel = "online_store";
     in.customerEmail = std::string("shopper@example.com");
     in.customerName = std::string("Shopper");
     in.text = "hello";
-    Conversation c = Must(service->ReceiveInbound(sys, in));
+    Conversation c = Must(service->conversations().ReceiveInbound(sys, in));
     conversationId = c.id;
     customerId = c.customerUuid.value_or("");
-    token = Must(service->StartVisitorSession(shop.appId, "203.0.113.7")).token;
+    token = Must(service->storefront().StartVisitorSession(shop.appId, "203.0.113.7")).token;
   }
 
   template <typename T>

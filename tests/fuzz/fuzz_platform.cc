@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // An uninstall or a shop redact is for good: every later input would be
   // answered for a store that is gone, and the fuzzer would see no more of
   // the parsing behind it. Start the next input with a fresh store.
-  const Result<Shop> shop = t->world.service->GetShop(t->world.shop.id);
+  const Result<Shop> shop = t->world.service->directory().GetShop(t->world.shop.id);
   if (!shop.ok() || !shop.value().installed) {
     delete t;
     t = new Target();

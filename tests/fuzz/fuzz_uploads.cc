@@ -25,10 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   in.bytes = std::string(rest);
   const Principal sys = Principal::System(world->shop.id);
   if (in.kind == "import") {
-    auto r = world->service->ImportCustomersCsv(sys, in);
+    auto r = world->service->files().ImportCustomersCsv(sys, in);
     if (!r.ok() && r.error().message.empty()) std::abort();  // every refusal says why
   } else {
-    auto r = world->service->UploadFile(sys, in);
+    auto r = world->service->files().UploadFile(sys, in);
     if (!r.ok() && r.error().message.empty()) std::abort();
   }
   return 0;

@@ -32,8 +32,8 @@ struct GqlFixture {
     o.random = random.get();
     service = std::make_unique<ChatService>(o);
     api = std::make_unique<GraphQLApi>(*service, opts);
-    shop = *service->CreateShop({"Shop", Plan::kPro, false});
-    key = service->CreateApiKey(Principal::System(shop.id), {"gql", kPermReadCustomers, false})->secret;
+    shop = *service->directory().CreateShop({"Shop", Plan::kPro, false});
+    key = service->directory().CreateApiKey(Principal::System(shop.id), {"gql", kPermReadCustomers, false})->secret;
   }
 
   Customer Inbound(const std::string& channel, std::optional<std::string> name, std::optional<std::string> email) {
@@ -42,9 +42,9 @@ struct GqlFixture {
     in.customerName = name;
     in.customerEmail = email;
     in.text = "hello";
-    auto c = service->ReceiveInbound(Principal::System(shop.id), in);
+    auto c = service->conversations().ReceiveInbound(Principal::System(shop.id), in);
     REQUIRE(c.ok());
-    return *service->GetCustomer(Principal::System(shop.id), *c->customerUuid);
+    return *service->directory().GetCustomer(Principal::System(shop.id), *c->customerUuid);
   }
 
   struct Reply {
@@ -155,8 +155,8 @@ TEST_CASE("graphql: introspection needs no credentials; contact data needs both 
   CHECK(wrong.json["data"].IsNull());
   CHECK(Code(wrong.json) == "UNAUTHENTICATED");
   // A key of another store with this store's App ID is refused too.
-  auto other = f.service->CreateShop({"Other", Plan::kPro, false});
-  auto otherKey = f.service->CreateApiKey(Principal::System(other->id), {"k", kPermReadCustomers, false});
+  auto other = f.service->directory().CreateShop({"Other", Plan::kPro, false});
+  auto otherKey = f.service->directory().CreateApiKey(Principal::System(other->id), {"k", kPermReadCustomers, false});
   auto cross = f.Post("{\"query\":\"{ customers { totalCount } }\"}", true, "application/json", f.shop.appId,
                       otherKey->secret);
   CHECK(Code(cross.json) == "UNAUTHENTICATED");
@@ -199,11 +199,11 @@ TEST_CASE("graphql: Customer fields follow the spec's defaults and nullability")
   CHECK(r.json["data"]["missing"].IsNull());  // a missing customer is null, not an error
 
   // Another store's customer is null, exactly as a missing one.
-  auto other = f.service->CreateShop({"Other", Plan::kPro, false});
+  auto other = f.service->directory().CreateShop({"Other", Plan::kPro, false});
   InboundMessageInput in;
   in.text = "hi";
   in.customerName = "Eve";
-  auto theirs = f.service->ReceiveInbound(Principal::System(other->id), in);
+  auto theirs = f.service->conversations().ReceiveInbound(Principal::System(other->id), in);
   auto cross = f.Query("{ customer(id: \"" + *theirs->customerUuid + "\") { id } }");
   CHECK(cross.json["data"]["customer"].IsNull());
   CHECK_FALSE(cross.json.HasMember("errors"));
@@ -260,7 +260,7 @@ TEST_CASE("graphql: pagination forward then backward over the store, with page i
 TEST_CASE("graphql: a key without Read customers gets FORBIDDEN per field; a partial success keeps the rest") {
   GqlFixture f;
   auto c = f.Inbound("online_store", std::string("Ann"), std::nullopt);
-  auto weak = f.service->CreateApiKey(Principal::System(f.shop.id), {"weak", kPermReadConversations, false});
+  auto weak = f.service->directory().CreateApiKey(Principal::System(f.shop.id), {"weak", kPermReadConversations, false});
   auto r = f.Post("{\"query\":\"{ customer(id: \\\"" + c.id + "\\\") { id } __typename }\"}", true, "application/json",
                   f.shop.appId, weak->secret);
   CHECK(r.status == 200);
@@ -300,7 +300,7 @@ TEST_CASE("graphql: a redacted customer reads isRedacted with its personal field
   in.topic = platform_topic::kCustomersRedact;
   in.customerEmail = "ada@example.com";
   in.bodyDigest = "b";
-  auto rec = f.service->ApplyPlatformRequest(Principal::System(f.shop.id), in);
+  auto rec = f.service->privacy().ApplyPlatformRequest(Principal::System(f.shop.id), in);
   REQUIRE(rec.ok());
   REQUIRE(rec->outcome == "applied");
 

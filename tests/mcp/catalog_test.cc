@@ -10,7 +10,7 @@ using namespace livechat::testing;
 namespace {
 
 std::string ImportError(McpFixture& f, const std::string& json) {
-  auto r = f.service().ImportCatalog(f.sys, json);
+  auto r = f.service().knowledge().ImportCatalog(f.sys, json);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kInvalidParams);
   return r.error().message;
@@ -24,7 +24,7 @@ std::string Product(const std::string& extra) {
 
 TEST_CASE("the sample catalog imports, counts per kind, and again replaces rather than duplicates") {
   McpFixture f(McpOptions{}, false);
-  auto r = f.service().ImportCatalog(f.sys, ReadSampleCatalog());
+  auto r = f.service().knowledge().ImportCatalog(f.sys, ReadSampleCatalog());
   REQUIRE(r.ok());
   CHECK(r->written == std::map<std::string, std::int64_t>{{"collection", 3}, {"discount", 3}, {"knowledge", 8},
                                                           {"loyalty_account", 2}, {"order", 3}, {"product", 8},
@@ -32,29 +32,29 @@ TEST_CASE("the sample catalog imports, counts per kind, and again replaces rathe
   CHECK(r->sizeChart);
   CHECK(r->loyaltyProgram);
   CHECK_FALSE(r->settings);
-  REQUIRE(f.service().ImportCatalog(f.sys, ReadSampleCatalog()).ok());
-  CHECK(f.service().ListCatalogItems(f.sys, catalog_kind::kProduct, "", 100)->size() == 8);
-  CHECK(f.service().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "", 100)->size() == 5);
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, ReadSampleCatalog()).ok());
+  CHECK(f.service().knowledge().ListCatalogItems(f.sys, catalog_kind::kProduct, "", 100)->size() == 8);
+  CHECK(f.service().knowledge().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "", 100)->size() == 5);
   // A product imported again without FAQs loses them.
   REQUIRE(f.service()
-              .ImportCatalog(f.sys, R"({"products":[{"id":"prod_merino_crew","title":"Merino Crew Sweater",)"
+              .knowledge().ImportCatalog(f.sys, R"({"products":[{"id":"prod_merino_crew","title":"Merino Crew Sweater",)"
                                     R"("variants":[{"id":"v","price":"89"}]}]})")
               .ok());
-  CHECK(f.service().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "prod_merino_crew", 100)->empty());
-  CHECK(f.service().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "", 100)->size() == 3);
+  CHECK(f.service().knowledge().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "prod_merino_crew", 100)->empty());
+  CHECK(f.service().knowledge().ListCatalogItems(f.sys, catalog_kind::kProductFaq, "", 100)->size() == 3);
 }
 
 TEST_CASE("records are normalized: documented keys only, money with two decimals, defaults filled") {
   McpFixture f(McpOptions{}, false);
-  REQUIRE(f.service().ImportCatalog(f.sys, Product(R"(,"junk":"dropped")")).ok());
-  auto item = f.service().GetCatalogItem(f.sys, catalog_kind::kProduct, "p1");
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, Product(R"(,"junk":"dropped")")).ok());
+  auto item = f.service().knowledge().GetCatalogItem(f.sys, catalog_kind::kProduct, "p1");
   REQUIRE(item.ok());
   CHECK(item->dataJson ==
         R"({"id":"p1","handle":null,"title":"Thing","description":null,"vendor":null,"productType":null,"tags":[],)"
         R"("url":null,"imageUrl":null,"currency":null,"variants":[{"id":"v1","title":null,"sku":null,"price":"1.00",)"
         R"("compareAtPrice":null,"inventory":null,"available":true}]})");
-  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":[{"id":"p2","title":"T","variants":[{"id":"v","price":19.9}]}]})").ok());
-  CHECK(f.service().GetCatalogItem(f.sys, catalog_kind::kProduct, "p2")->dataJson.find(R"("price":"19.90")") !=
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, R"({"products":[{"id":"p2","title":"T","variants":[{"id":"v","price":19.9}]}]})").ok());
+  CHECK(f.service().knowledge().GetCatalogItem(f.sys, catalog_kind::kProduct, "p2")->dataJson.find(R"("price":"19.90")") !=
         std::string::npos);
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("an invalid record refuses the whole file, naming record and field, an
   const std::string good = R"({"id":"ok","title":"Fine","variants":[{"id":"v","price":"2.00"}]})";
   CHECK(ImportError(f, R"({"products":[)" + good + R"(,{"id":"p","title":"x","variants":[{"id":"v","price":"1.999"}]}]})") ==
         R"(products[1].variants[0].price: must be a decimal amount like "19.99")");
-  CHECK(f.service().ListCatalogItems(f.sys, catalog_kind::kProduct, "", 10)->empty());
+  CHECK(f.service().knowledge().ListCatalogItems(f.sys, catalog_kind::kProduct, "", 10)->empty());
   CHECK(ImportError(f, R"({"products":[{"title":"x","variants":[]}]})") == "products[0].id: is required");
   CHECK(ImportError(f, R"({"products":[{"id":"p","title":"   ","variants":[]}]})") ==
         "products[0].title: must not be blank");
@@ -79,11 +79,11 @@ TEST_CASE("an invalid record refuses the whole file, naming record and field, an
   CHECK(ImportError(f, "[1,2]") == "the catalog must be a JSON object");
   CHECK(ImportError(f, "{\"products\":").find("the catalog is not valid JSON") == 0);
   // Title: 255 characters kept, 256 refused.
-  REQUIRE(f.service().ImportCatalog(f.sys, R"({"collections":[{"id":"c","title":")" + std::string(255, 't') + R"("}]})").ok());
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, R"({"collections":[{"id":"c","title":")" + std::string(255, 't') + R"("}]})").ok());
   CHECK(ImportError(f, R"({"collections":[{"id":"c","title":")" + std::string(256, 't') + R"("}]})") ==
         "collections[0].title: must be at most 255 characters");
   // Only the operator imports.
-  auto byKey = f.service().ImportCatalog(f.service().AuthenticateApiKey(f.key).value(), "{}");
+  auto byKey = f.service().knowledge().ImportCatalog(f.service().auth().AuthenticateApiKey(f.key).value(), "{}");
   CHECK(byKey.error().code == ErrorCode::kForbidden);
 }
 
@@ -91,10 +91,10 @@ TEST_CASE("search is scoped to the store and the kind, and ranks title matches a
   McpFixture f;
   Shop other = f.NewShop("Other");
   REQUIRE(f.service()
-              .ImportCatalog(Principal::System(other.id),
+              .knowledge().ImportCatalog(Principal::System(other.id),
                              R"({"knowledge":[{"id":"theirs","question":"How long does shipping take?","answer":"Forever."}]})")
               .ok());
-  auto mine = f.service().SearchCatalog(f.sys, catalog_kind::kKnowledge, "shipping", 20);
+  auto mine = f.service().knowledge().SearchCatalog(f.sys, catalog_kind::kKnowledge, "shipping", 20);
   REQUIRE(mine.ok());
   for (const auto& h : *mine) CHECK(h.item.shopId == f.shop.id);
   // Porter stemming: "ship" in a body matches too. Title matches rank first.
@@ -106,34 +106,34 @@ TEST_CASE("search is scoped to the store and the kind, and ranks title matches a
   CHECK(std::set<std::string>{(*mine)[3].item.id, (*mine)[4].item.id} ==
         std::set<std::string>{"kb_returns", "kb_exchange"});
   for (std::size_t i = 1; i < mine->size(); ++i) CHECK((*mine)[i - 1].relevance >= (*mine)[i].relevance);
-  auto theirs = f.service().SearchCatalog(Principal::System(other.id), catalog_kind::kKnowledge, "shipping", 20);
+  auto theirs = f.service().knowledge().SearchCatalog(Principal::System(other.id), catalog_kind::kKnowledge, "shipping", 20);
   REQUIRE(theirs->size() == 1);
   CHECK(theirs->front().item.id == "theirs");
   // The same words in another kind are not found as knowledge.
-  CHECK(f.service().SearchCatalog(f.sys, catalog_kind::kKnowledge, "sweater", 20)->empty());
-  CHECK(f.service().SearchCatalog(f.sys, catalog_kind::kProduct, "sweater", 20)->size() == 1);
+  CHECK(f.service().knowledge().SearchCatalog(f.sys, catalog_kind::kKnowledge, "sweater", 20)->empty());
+  CHECK(f.service().knowledge().SearchCatalog(f.sys, catalog_kind::kProduct, "sweater", 20)->size() == 1);
 }
 
 TEST_CASE("AI settings: defaults, patches keep what they do not name, bad values refused") {
   McpFixture f(McpOptions{}, false);
-  auto s = f.service().GetAiSettings(f.sys);
+  auto s = f.service().knowledge().GetAiSettings(f.sys);
   REQUIRE(s.ok());
   CHECK(ToJson(*s) ==
         R"({"trainingData":{"products":false,"collections":false,"discounts":false},"skills":{"sizeGuide":false,)"
         R"("orderTracking":true,"afterSaleSupport":true,"humanAgentTransfer":true},"loyaltyPartner":null})");
-  auto p = f.service().UpdateAiSettings(f.sys, R"({"skills":{"sizeGuide":true},"loyaltyPartner":"Smile.io"})");
+  auto p = f.service().knowledge().UpdateAiSettings(f.sys, R"({"skills":{"sizeGuide":true},"loyaltyPartner":"Smile.io"})");
   REQUIRE(p.ok());
   CHECK(p->skillSizeGuide);
   CHECK(p->skillOrderTracking);
   CHECK(p->loyaltyPartner == "Smile.io");
-  auto bad = f.service().UpdateAiSettings(f.sys, R"({"skills":{"sizeGuide":"yes"}})");
+  auto bad = f.service().knowledge().UpdateAiSettings(f.sys, R"({"skills":{"sizeGuide":"yes"}})");
   CHECK(bad.error().code == ErrorCode::kInvalidParams);
   CHECK(bad.error().message == "settings.skills.sizeGuide: must be true or false");
-  CHECK(f.service().GetAiSettings(f.sys)->skillSizeGuide);
-  CHECK(f.service().UpdateAiSettings(f.sys, R"({"loyaltyPartner":null})")->loyaltyPartner.empty());
+  CHECK(f.service().knowledge().GetAiSettings(f.sys)->skillSizeGuide);
+  CHECK(f.service().knowledge().UpdateAiSettings(f.sys, R"({"loyaltyPartner":null})")->loyaltyPartner.empty());
   // A key needs "Manage all settings".
-  auto key = f.service().AuthenticateApiKey(f.key).value();
-  CHECK(f.service().UpdateAiSettings(key, "{}").error().code == ErrorCode::kForbidden);
+  auto key = f.service().auth().AuthenticateApiKey(f.key).value();
+  CHECK(f.service().knowledge().UpdateAiSettings(key, "{}").error().code == ErrorCode::kForbidden);
 }
 
 TEST_CASE("catalog size limit: a file of exactly the limit is read, one byte more is PAYLOAD_TOO_LARGE") {

@@ -36,7 +36,7 @@ class McpFixture : private McpResolverHolder, public RestFixture {
   explicit McpFixture(McpOptions options = {}, bool loadCatalog = true)
       : RestFixture(RelaxedLimits(), RestOptions{}, &resolver_),
         mcp_(std::make_unique<McpServer>(service(), std::move(options))) {
-    if (loadCatalog) Must(service().ImportCatalog(sys, ReadSampleCatalog()));
+    if (loadCatalog) Must(service().knowledge().ImportCatalog(sys, ReadSampleCatalog()));
     mcpKey = NewKey(kAllRestPerms);
   }
 
@@ -100,7 +100,7 @@ class McpFixture : private McpResolverHolder, public RestFixture {
     REQUIRE_MESSAGE(r.status() == 200, r.raw.body);
     return Column(At(r.result(), "tools"), "name");
   }
-  void Switch(const std::string& patchJson) { Must(service().UpdateAiSettings(sys, patchJson)); }
+  void Switch(const std::string& patchJson) { Must(service().knowledge().UpdateAiSettings(sys, patchJson)); }
   void SetPlan(Plan plan) {
     Shop s = shop;
     s.plan = plan;

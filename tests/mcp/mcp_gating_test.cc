@@ -171,13 +171,13 @@ TEST_CASE("rows: the admin tools follow the key's permissions") {
 
 TEST_CASE("a permission change applies to the tool list on the key's next request") {
   McpFixture f;
-  auto keys = f.service().ListApiKeys(f.sys);
+  auto keys = f.service().directory().ListApiKeys(f.sys);
   REQUIRE(keys.ok());
   std::string id;
   for (const auto& k : *keys)
     if (f.mcpKey.rfind(k.prefix, 0) == 0) id = k.id;
   REQUIRE(!id.empty());
   CHECK_FALSE(Contains(f.ToolNames(), "create_knowledge_entry"));
-  REQUIRE(f.service().UpdateApiKeyPermissions(f.sys, id, kAllRestPerms | kPermManageKnowledge).ok());
+  REQUIRE(f.service().directory().UpdateApiKeyPermissions(f.sys, id, kAllRestPerms | kPermManageKnowledge).ok());
   CHECK(Contains(f.ToolNames(), "create_knowledge_entry"));
 }

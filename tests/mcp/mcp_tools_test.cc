@@ -34,7 +34,7 @@ TEST_CASE("send_message posts a bot reply: isBot, senderType bot, the conversati
   CHECK(after.hasChatBot);
   CHECK(after.lastMessage->senderType == "bot");
   // message.created with senderType bot in the outbox.
-  auto events = f.service().ListEvents(f.sys, 100);
+  auto events = f.service().feed().ListEvents(f.sys, 100);
   REQUIRE(events.ok());
   REQUIRE(!events->empty());
   CHECK(events->back().type == "message.created");
@@ -96,14 +96,14 @@ TEST_CASE("add_note: 150 characters kept, 151 refused") {
   CHECK(Str(At(At(out, "note"), "text")) == std::string(150, 'n'));
   CHECK(f.ToolError("add_note", Args(c.id, R"("text":")" + std::string(151, 'n') + "\"")) ==
         "INVALID_PARAMS: text must be at most 150 characters (got 151)");
-  auto notes = f.service().ListNotes(f.sys, c.id);
+  auto notes = f.service().annotations().ListNotes(f.sys, c.id);
   CHECK(notes->size() == 1);
 }
 
 TEST_CASE("update_tags replaces the list; tags cut to 50 characters, at most 100 kept") {
   McpFixture f;
   Conversation c = f.Inbound("hi");
-  REQUIRE(f.service().AddTags(f.sys, c.id, {"old"}).ok());
+  REQUIRE(f.service().annotations().AddTags(f.sys, c.id, {"old"}).ok());
   auto out = f.ToolOk("update_tags", Args(c.id, R"("tags":["vip","returns"])"));
   CHECK(StrList(At(out, "tags")) == std::vector<std::string>{"vip", "returns"});
   CHECK(f.Load(c.id).tags == std::vector<std::string>{"vip", "returns"});
@@ -172,14 +172,14 @@ TEST_CASE("register_webhook creates a subscription and returns its signing secre
                       R"({"url":"https://hooks.example.com/lc","events":["message.created"],"metadata":{"team":"ai"}})");
   CHECK(Str(At(out, "secret")).rfind("whsec_", 0) == 0);
   CHECK(Str(At(At(out, "subscription"), "url")) == "https://hooks.example.com/lc");
-  CHECK(f.service().ListWebhooks(f.sys)->size() == 1);
+  CHECK(f.service().webhooks().ListWebhooks(f.sys)->size() == 1);
   CHECK(f.ToolError("register_webhook", R"({"url":"http://hooks.example.com","events":["message.created"]})")
             .find("INVALID_PARAMS") == 0);
   CHECK(f.ToolError("register_webhook", R"({"url":"https://hooks.example.com/x","events":["conversation.exploded"]})")
             .find("INVALID_PARAMS") == 0);
   CHECK(f.ToolError("register_webhook", R"({"url":"https://hooks.example.com/x","events":[]})") ==
         "INVALID_PARAMS: events must have at least 1 items");
-  CHECK(f.service().ListWebhooks(f.sys)->size() == 1);
+  CHECK(f.service().webhooks().ListWebhooks(f.sys)->size() == 1);
 }
 
 TEST_CASE("product_lookup: search best first, by id with variants and stock, unknown id NOT_FOUND") {
@@ -334,7 +334,7 @@ TEST_CASE("customer_support records the request and shows it to agents as a note
   CHECK(Str(At(req, "orderNumber")) == "#1001");
   CHECK(Str(At(req, "status")) == "open");
   CHECK(f.MessageCount(c.id) == before + 1);
-  auto msgs = f.service().ListMessages(f.sys, c.id, {}, std::string("desc"));
+  auto msgs = f.service().conversations().ListMessages(f.sys, c.id, {}, std::string("desc"));
   REQUIRE(msgs.ok());
   CHECK(msgs->items.front().isNote);
   CHECK(msgs->items.front().text == "After-sale request (return) for order #1001: Too small (Needs L)");
@@ -455,7 +455,7 @@ TEST_CASE("product_faq_lookup with productId and query filters inside the index,
   for (int i = 0; i < 300; ++i)
     products += R"(,{"id":"o)" + std::to_string(i) + R"(","title":"Other","variants":[{"id":"v","price":"1"}],)"
                 R"("faqs":[{"question":"Wash wash wash?","answer":"wash"}]})";
-  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":)" + products + "]}").ok());
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, R"({"products":)" + products + "]}").ok());
   auto out = f.ToolOk("product_faq_lookup", R"({"productId":"mine","query":"wash","limit":1})");
   CHECK(Column(At(out, "faqs"), "id") == std::vector<std::string>{"mine-faq-1"});
   CHECK(f.ToolError("product_faq_lookup", R"({"productId":"nope","query":"wash"})") == "NOT_FOUND: product not found");
@@ -464,7 +464,7 @@ TEST_CASE("product_faq_lookup with productId and query filters inside the index,
 TEST_CASE("manage_cart: at most 999 of one variant") {
   McpFixture f(McpOptions{}, false);
   AllOn(f);
-  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Untracked","variants":[{"id":"v","price":"0.10"}]}]})").ok());
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Untracked","variants":[{"id":"v","price":"0.10"}]}]})").ok());
   Conversation c = f.Inbound("bulk order");
   auto full = f.ToolOk("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v","quantity":999)"));
   CHECK(Str(At(At(full, "cart"), "subtotal")) == "99.90");
@@ -479,7 +479,7 @@ TEST_CASE("manage_cart: at most 100 lines") {
   std::string variants;
   for (int i = 0; i < 101; ++i)
     variants += (i ? "," : "") + std::string(R"({"id":"v)") + std::to_string(i) + R"(","price":"1.00"})";
-  REQUIRE(f.service().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Many","variants":[)" + variants + "]}]}").ok());
+  REQUIRE(f.service().knowledge().ImportCatalog(f.sys, R"({"products":[{"id":"p","title":"Many","variants":[)" + variants + "]}]}").ok());
   Conversation c = f.Inbound("a big order");
   for (int i = 0; i < 100; ++i)
     f.ToolOk("manage_cart", Args(c.id, R"("action":"add","productId":"p","variantId":"v)" + std::to_string(i) + "\""));

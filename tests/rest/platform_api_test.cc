@@ -77,7 +77,7 @@ struct PlatformFixture : RestFixture {
 
 std::vector<std::string> AuditOutcomes(RestFixture& f) {
   std::vector<std::string> out;
-  for (const auto& r : RestFixture::Must(f.service().ListPlatformRequests(f.sys, 100))) out.push_back(r.outcome);
+  for (const auto& r : RestFixture::Must(f.service().privacy().ListPlatformRequests(f.sys, 100))) out.push_back(r.outcome);
   return out;
 }
 
@@ -184,7 +184,7 @@ TEST_CASE("platform: limits, methods, bad JSON only after the signature, unknown
   auto refused = closed.Signed("/platform/app-uninstalled", closed.ShopBody());
   CHECK(refused.status() == 401);
   CHECK(refused.message().find("--platform-secret") != std::string::npos);
-  CHECK(RestFixture::Must(closed.service().GetShop(closed.shop.id)).installed);
+  CHECK(RestFixture::Must(closed.service().directory().GetShop(closed.shop.id)).installed);
 }
 
 TEST_CASE("platform: customers-redact naming only a phone reaches the WhatsApp contact with that number") {
@@ -257,7 +257,7 @@ TEST_CASE("platform: a data request is answered with its audit row and kept with
   auto ok = f.Signed("/platform/customers-data-request", body);
   REQUIRE(ok.status() == 200);
   CHECK(At(At(ok.data(), "changes"), "contacts").GetInt() == 1);
-  DataRequest d = RestFixture::Must(f.service().GetDataRequest(f.sys, "9999"));
+  DataRequest d = RestFixture::Must(f.service().privacy().GetDataRequest(f.sys, "9999"));
   CHECK(d.exportJson.find("Hi there") != std::string::npos);
   CHECK(d.exportJson.find(R"("ordersNotHeld":["1"])") != std::string::npos);
   CHECK(Str(At(f.Signed("/platform/customers-data-request", body).data(), "outcome")) == "replay");

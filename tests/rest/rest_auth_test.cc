@@ -40,9 +40,9 @@ TEST_CASE("Missing key is 401 UNAUTHENTICATED; unknown, malformed and revoked ke
     CHECK(r.code() == "INVALID_API_KEY");
   }
 
-  auto created = RestFixture::Must(f.service().CreateApiKey(f.sys, CreateKeyInput{"to revoke", kAllRestPerms}));
+  auto created = RestFixture::Must(f.service().directory().CreateApiKey(f.sys, CreateKeyInput{"to revoke", kAllRestPerms}));
   CHECK(f.GetWithKey("/chat/conversations", created.secret).status() == 200);
-  RestFixture::Must(f.service().DeleteApiKey(f.sys, created.key.id));
+  RestFixture::Must(f.service().directory().DeleteApiKey(f.sys, created.key.id));
   auto revoked = f.GetWithKey("/chat/conversations", created.secret);
   CHECK(revoked.status() == 401);
   CHECK(revoked.code() == "INVALID_API_KEY");
@@ -87,11 +87,11 @@ std::vector<Endpoint> AllEndpoints(RestFixture& f) {
   auto conv = f.InboundFrom("perm" + std::to_string(f.clock.NowMillis()) + "@example.com", "hello");
   f.clock.Advance(1);
   const std::string c = "/chat/conversations/" + conv.id;
-  auto note = RestFixture::Must(f.service().CreateNote(f.sys, conv.id, std::string("n")));
-  auto attr = RestFixture::Must(f.service().UpsertAttribute(f.sys, conv.id, std::string("k"), std::string("v")));
-  auto msgs = RestFixture::Must(f.service().ListMessages(f.sys, conv.id, {}, std::nullopt));
-  RestFixture::Must(f.service().PutSummary(f.sys, conv.id, "s", "fixed"));
-  RestFixture::Must(f.service().AddTags(f.sys, conv.id, {"vip"}));
+  auto note = RestFixture::Must(f.service().annotations().CreateNote(f.sys, conv.id, std::string("n")));
+  auto attr = RestFixture::Must(f.service().annotations().UpsertAttribute(f.sys, conv.id, std::string("k"), std::string("v")));
+  auto msgs = RestFixture::Must(f.service().conversations().ListMessages(f.sys, conv.id, {}, std::nullopt));
+  RestFixture::Must(f.service().conversations().PutSummary(f.sys, conv.id, "s", "fixed"));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, conv.id, {"vip"}));
   const std::string member = "{\"memberId\":" + JsonStr(f.agent.id);
   const char* kRead = "Read conversations";
   const char* kManage = "Manage conversations";
@@ -154,7 +154,7 @@ TEST_CASE("Permissions: 403 FORBIDDEN naming the missing one; Manage covers read
   };
   for (const auto& kc : cases) {
     CAPTURE(kc.name);
-    auto created = RestFixture::Must(f.service().CreateApiKey(f.sys, CreateKeyInput{kc.name, kc.perms, kc.legacy}));
+    auto created = RestFixture::Must(f.service().directory().CreateApiKey(f.sys, CreateKeyInput{kc.name, kc.perms, kc.legacy}));
     for (const auto& e : AllEndpoints(f)) {
       CAPTURE(e.method);
       CAPTURE(e.target);
@@ -169,27 +169,27 @@ TEST_CASE("Permissions: 403 FORBIDDEN naming the missing one; Manage covers read
       }
     }
     // At most 5 active keys per store: make room for the next case.
-    RestFixture::Must(f.service().DeleteApiKey(f.sys, created.key.id));
+    RestFixture::Must(f.service().directory().DeleteApiKey(f.sys, created.key.id));
   }
 }
 
 TEST_CASE("A permission change applies on the key's next request") {
   RestFixture f;
-  auto created = RestFixture::Must(f.service().CreateApiKey(f.sys, CreateKeyInput{"rotating", kPermReadCustomers, false}));
+  auto created = RestFixture::Must(f.service().directory().CreateApiKey(f.sys, CreateKeyInput{"rotating", kPermReadCustomers, false}));
   auto before = f.GetWithKey("/chat/conversations", created.secret);
   CHECK(before.status() == 403);
   CHECK(before.code() == "FORBIDDEN");
-  auto updated = RestFixture::Must(f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations));
+  auto updated = RestFixture::Must(f.service().directory().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations));
   CHECK(updated.permissions == kPermReadConversations);
   CHECK(f.GetWithKey("/chat/conversations", created.secret).status() == 200);
   // Ticking nothing refuses everything, from the next request on.
-  RestFixture::Must(f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermNone));
+  RestFixture::Must(f.service().directory().UpdateApiKeyPermissions(f.sys, created.key.id, kPermNone));
   auto after = f.GetWithKey("/chat/conversations", created.secret);
   CHECK(after.status() == 403);
   CHECK(after.message().find("Read conversations") != std::string::npos);
   // A revoked key cannot be changed back to life.
-  RestFixture::Must(f.service().DeleteApiKey(f.sys, created.key.id));
-  auto revived = f.service().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations);
+  RestFixture::Must(f.service().directory().DeleteApiKey(f.sys, created.key.id));
+  auto revived = f.service().directory().UpdateApiKeyPermissions(f.sys, created.key.id, kPermReadConversations);
   REQUIRE_FALSE(revived.ok());
   CHECK(revived.error().code == ErrorCode::kNotFound);
   CHECK(f.GetWithKey("/chat/conversations", created.secret).code() == "INVALID_API_KEY");

@@ -136,7 +136,7 @@ TEST_CASE("Missing and another store's conversation answer the identical 404") {
   auto foreign = f.Post(Path(theirs, "/state"), R"({"status":"resolved"})");
   CHECK(missing.status() == 404);
   CHECK(foreign.raw.body == missing.raw.body);
-  auto after = RestFixture::Must(f.service().GetConversation(Principal::System(other.id), theirs.id));
+  auto after = RestFixture::Must(f.service().conversations().GetConversation(Principal::System(other.id), theirs.id));
   CHECK(after.conversation.status == "open");
 }
 
@@ -173,12 +173,12 @@ TEST_CASE("List filters: status, channel, assigneeId, isRead, tag, customerUuid,
   f.clock.Advance(1000);
   auto maya2 = f.InboundFrom("Maya@Example.com", "web again");
 
-  RestFixture::Must(f.service().SetState(f.sys, mail.id, std::string("resolved")));
-  RestFixture::Must(f.service().Assign(f.sys, whats.id, f.agent.id));
-  RestFixture::Must(f.service().MarkRead(f.sys, web.id));
-  RestFixture::Must(f.service().AddTags(f.sys, web.id, {"vip"}));
-  RestFixture::Must(f.service().AddTags(f.sys, mail.id, {"refund", "vip"}));
-  RestFixture::Must(f.service().AddTags(f.sys, whats.id, {"sizing"}));
+  RestFixture::Must(f.service().conversations().SetState(f.sys, mail.id, std::string("resolved")));
+  RestFixture::Must(f.service().conversations().Assign(f.sys, whats.id, f.agent.id));
+  RestFixture::Must(f.service().conversations().MarkRead(f.sys, web.id));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, web.id, {"vip"}));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, mail.id, {"refund", "vip"}));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, whats.id, {"sizing"}));
 
   auto ids = [&](const std::string& query) {
     auto r = f.Get("/chat/conversations" + query);
@@ -307,7 +307,7 @@ TEST_CASE("POST state: resolve, same state unchanged, reopen") {
   CHECK(Str(At(same.data(), "status")) == "resolved");
   CHECK(Str(At(same.data(), "updatedAt")) == "2026-01-01T00:00:05.000Z");  // unchanged
 
-  auto events = RestFixture::Must(f.service().ListEvents(f.sys, 1000));
+  auto events = RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000));
   int changes = 0;
   for (const auto& e : events) changes += e.type == "conversation.state_changed";
   CHECK(changes == 1);
@@ -347,7 +347,7 @@ TEST_CASE("POST assign: assign, reassign, unassign with null") {
   CHECK_FALSE(f.Load(conv.id).memberId.has_value());
 
   int assigned = 0;
-  for (const auto& e : RestFixture::Must(f.service().ListEvents(f.sys, 1000))) assigned += e.type == "conversation.assigned";
+  for (const auto& e : RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000))) assigned += e.type == "conversation.assigned";
   CHECK(assigned == 3);
 
   for (const std::string& body : {"{\"memberId\":" + JsonStr(gone.id) + "}", std::string(R"({"memberId":"mem_nope"})"),
@@ -445,9 +445,9 @@ TEST_CASE("GET related: the same customer's other conversations, paginated, defa
 TEST_CASE("GET browsed-pages: newest first, at most 50, about 24 hours") {
   RestFixture f;
   auto conv = f.Inbound("hi");
-  RestFixture::Must(f.service().RecordBrowsedPage(f.sys, conv.id, {"https://s/old", std::string("Old"), f.clock.NowMillis()}));
+  RestFixture::Must(f.service().conversations().RecordBrowsedPage(f.sys, conv.id, {"https://s/old", std::string("Old"), f.clock.NowMillis()}));
   f.clock.Advance(23LL * 3600 * 1000);
-  RestFixture::Must(f.service().RecordBrowsedPage(f.sys, conv.id, {"https://s/new", std::string("New"), f.clock.NowMillis()}));
+  RestFixture::Must(f.service().conversations().RecordBrowsedPage(f.sys, conv.id, {"https://s/new", std::string("New"), f.clock.NowMillis()}));
   auto both = f.Get(Path(conv, "/browsed-pages"));
   REQUIRE(both.status() == 200);
   CHECK(Column(both.data(), "url") == std::vector<std::string>{"https://s/new", "https://s/old"});
@@ -458,7 +458,7 @@ TEST_CASE("GET browsed-pages: newest first, at most 50, about 24 hours") {
   CHECK(Column(aged.data(), "url") == std::vector<std::string>{"https://s/new"});
 
   for (int i = 0; i < 55; ++i)
-    RestFixture::Must(f.service().RecordBrowsedPage(
+    RestFixture::Must(f.service().conversations().RecordBrowsedPage(
         f.sys, conv.id, {"https://s/p" + std::to_string(i), std::nullopt, f.clock.NowMillis() + i}));
   auto r = f.Get(Path(conv, "/browsed-pages"));
   REQUIRE(r.status() == 200);
@@ -477,7 +477,7 @@ TEST_CASE("GET summary: 404 until generated, then the record") {
   auto missing = f.Get(Path(conv, "/summary"));
   CHECK(missing.status() == 404);
   CHECK(missing.code() == "NOT_FOUND");
-  RestFixture::Must(f.service().PutSummary(f.sys, conv.id, "Customer asked about shipping.", "extractive"));
+  RestFixture::Must(f.service().conversations().PutSummary(f.sys, conv.id, "Customer asked about shipping.", "extractive"));
   auto r = f.Get(Path(conv, "/summary"));
   REQUIRE(r.status() == 200);
   CHECK(KeySet(r.data()) == std::set<std::string>{"conversationId", "text", "summarizer", "generatedAt"});

@@ -120,7 +120,7 @@ TEST_CASE("GET /chat/members and /chat/members/{id}: 10 keys, no credentials") {
   auto other = f.NewShop("Other");
   CreateMemberInput mi;
   mi.email = "theirs@example.com";
-  auto theirs = RestFixture::Must(f.service().CreateMember(Principal::System(other.id), mi));
+  auto theirs = RestFixture::Must(f.service().directory().CreateMember(Principal::System(other.id), mi));
   auto foreign = f.Get("/chat/members/" + theirs.id);
   CHECK(foreign.status() == 404);
   CHECK(foreign.raw.body == f.Get("/chat/members/mem_nope").raw.body);

@@ -232,7 +232,7 @@ TEST_CASE("event stream: the polled form's errors come as JSON before any stream
 
   f.clock.Advance(8LL * 24 * 3600 * 1000);  // past the default 7 days
   f.InboundFrom("new@example.com", "fresh");
-  CHECK(RestFixture::Must(f.service().PruneEventFeed()) == 3);
+  CHECK(RestFixture::Must(f.service().feed().PruneEventFeed()) == 3);
   HttpRequest expired = LiveRequest(f, "");
   expired.headers.emplace_back("last-event-id", start);
   Reply gone = f.Send(expired);

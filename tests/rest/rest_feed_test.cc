@@ -54,7 +54,7 @@ std::vector<std::string> FollowAll(RestFixture& f, std::string& cursor, const st
 
 std::vector<std::string> AllEventIds(RestFixture& f) {
   std::vector<std::string> ids;
-  for (const auto& e : RestFixture::Must(f.service().ListEvents(f.sys, 100000))) ids.push_back(e.id);
+  for (const auto& e : RestFixture::Must(f.service().feed().ListEvents(f.sys, 100000))) ids.push_back(e.id);
   return ids;
 }
 
@@ -71,7 +71,7 @@ TEST_CASE("feed: every event oldest first with the webhook's data, paged by curs
   CHECK(KeySet(item) == std::set<std::string>{"id", "type", "conversationId", "createdAt", "data", "cursor"});
   CHECK(Str(At(item, "type")) == "customer.created");
   // The same data a webhook delivery of this event carries.
-  const auto events = RestFixture::Must(f.service().ListEvents(f.sys, 100));
+  const auto events = RestFixture::Must(f.service().feed().ListEvents(f.sys, 100));
   const auto envelope = ParseJson(EventEnvelopeJson(events[0]));
   CHECK(At(item, "data") == At(envelope, "data"));
   CHECK(At(item, "data").ObjectEmpty() == false);
@@ -134,7 +134,7 @@ TEST_CASE("feed: Read conversations is required; customer.created needs Read cus
   CHECK(none.status() == 403);
 
   // A second store's events stay out of the first's feed.
-  RestFixture::Must(f.service().ReceiveInbound(Principal::System(f.NewShop("Other").id), [] {
+  RestFixture::Must(f.service().conversations().ReceiveInbound(Principal::System(f.NewShop("Other").id), [] {
     InboundMessageInput in;
     in.channel = "email";
     in.customerEmail = "other@example.com";
@@ -150,8 +150,8 @@ TEST_CASE("feed: events past the retention are pruned; a cursor before them is 4
   const std::string start = Feed(f, "?limit=1").items[0].cursor;
   f.clock.Advance(8LL * 24 * 3600 * 1000);  // past the default 7 days
   f.InboundFrom("new@example.com", "fresh");
-  CHECK(RestFixture::Must(f.service().PruneEventFeed()) == 3);
-  CHECK(RestFixture::Must(f.service().PruneEventFeed()) == 0);
+  CHECK(RestFixture::Must(f.service().feed().PruneEventFeed()) == 3);
+  CHECK(RestFixture::Must(f.service().feed().PruneEventFeed()) == 0);
 
   Reply gone = f.Get("/chat/events?after=" + start);
   CHECK(gone.status() == 410);
@@ -237,7 +237,7 @@ TEST_CASE("change feed: after=now on a store quiet for longer than the retention
   RestFixture f;
   f.InboundFrom("old@example.com", "old news");
   f.clock.Advance(8LL * 24 * 3600 * 1000);  // past the default 7 days: every event of the store goes
-  CHECK(RestFixture::Must(f.service().PruneEventFeed()) == 3);
+  CHECK(RestFixture::Must(f.service().feed().PruneEventFeed()) == 3);
 
   // The store has no event left; "now" is the prune mark, not 0 (which the
   // next read would answer 410), and following from it works.

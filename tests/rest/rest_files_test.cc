@@ -18,7 +18,7 @@ struct FilesRest {
   std::string cookie;
 
   FilesRest() {
-    auto login = f.service().Login("agent@example.com", "correct horse battery", std::nullopt, "203.0.113.7");
+    auto login = f.service().auth().Login("agent@example.com", "correct horse battery", std::nullopt, "203.0.113.7");
     REQUIRE(login.ok());
     cookie = "lc_session=" + login->token;
   }
@@ -64,7 +64,7 @@ TEST_CASE("files over HTTP: a logo upload from the admin inbox, public download 
 
   Reply avatar = fr.Upload("/api/files?kind=avatar&name=me.png", "image/png", png);
   REQUIRE(avatar.status() == 201);
-  CHECK(RestFixture::Must(fr.f.service().GetMember(fr.f.sys, fr.f.agent.id)).avatarUrl ==
+  CHECK(RestFixture::Must(fr.f.service().directory().GetMember(fr.f.sys, fr.f.agent.id)).avatarUrl ==
         Str(At(avatar.data(), "url")));
 
   Reply tooBig = fr.Upload("/api/files?kind=icon&name=i.png", "image/png", test::PngBytes(2 * 1024 * 1024 + 1));
@@ -88,14 +88,14 @@ TEST_CASE("files over HTTP: a logo upload from the admin inbox, public download 
 
 TEST_CASE("files over HTTP: attachment downloads need the store's key or a signed URL; others get 404") {
   FilesRest fr;
-  auto start = fr.f.service().StartVisitorSession(fr.f.shop.appId, "198.51.100.1");
+  auto start = fr.f.service().storefront().StartVisitorSession(fr.f.shop.appId, "198.51.100.1");
   REQUIRE(start.ok());
   FileUpload in;
   in.kind = "attachment";
   in.name = "report.pdf";
   in.contentType = "application/pdf";
   in.bytes = test::PdfBytes(321);
-  auto sent = fr.f.service().VisitorSendFile(start->session, in, std::nullopt);
+  auto sent = fr.f.service().storefront().VisitorSendFile(start->session, in, std::nullopt);
   REQUIRE(sent.ok());
   auto files = ParseJson(sent->filesJson);
   const std::string id = Str(At(At(files, 0), "id"));

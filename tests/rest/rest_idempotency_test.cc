@@ -24,7 +24,7 @@ HttpRequest WithKey(HttpRequest req, const std::string& key) {
 
 std::int64_t EventCount(RestFixture& f, const std::string& type) {
   std::int64_t n = 0;
-  for (const auto& e : RestFixture::Must(f.service().ListEvents(f.sys, 10000)))
+  for (const auto& e : RestFixture::Must(f.service().feed().ListEvents(f.sys, 10000)))
     if (e.type == type) ++n;
   return n;
 }
@@ -67,7 +67,7 @@ TEST_CASE("idempotency: the same key with another body or target is 422 and runs
   auto conv = f.Inbound("hello");
   const std::string path = "/chat/conversations/" + conv.id + "/notes";
   REQUIRE(f.Send(WithKey(f.Request("POST", path, R"({"text":"first"})"), "k1")).status() == 201);
-  const std::size_t notes = RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).size();
+  const std::size_t notes = RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).size();
 
   // A method the path does not have is 405 before any key is looked at.
   Reply put = f.Send(WithKey(f.Request("PUT", path, R"({"text":"first"})"), "k1"));
@@ -83,7 +83,7 @@ TEST_CASE("idempotency: the same key with another body or target is 422 and runs
           "this Idempotency-Key was already used with a different request (method, path or body); use a new key "
           "for a new request");
   }
-  CHECK(RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).size() == notes);
+  CHECK(RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).size() == notes);
 }
 
 TEST_CASE("idempotency: keys are 1 to 255 printable characters; a bad key is 400 and runs nothing") {
@@ -93,7 +93,7 @@ TEST_CASE("idempotency: keys are 1 to 255 printable characters; a bad key is 400
   const std::string body = R"({"text":"n"})";
   CHECK(f.Send(WithKey(f.Request("POST", path, body), std::string(255, 'k'))).status() == 201);
   CHECK(f.Send(WithKey(f.Request("POST", path, body), "~ !")).status() == 201);
-  const std::size_t notes = RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).size();
+  const std::size_t notes = RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).size();
   struct Bad {
     std::string key, message;
   };
@@ -109,7 +109,7 @@ TEST_CASE("idempotency: keys are 1 to 255 printable characters; a bad key is 400
     CHECK(r.code() == "INVALID_PARAMS");
     CHECK(r.message() == bad.message);
   }
-  CHECK(RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).size() == notes);
+  CHECK(RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).size() == notes);
 }
 
 TEST_CASE("idempotency: after 24 hours the key runs afresh; keys are per API key; reads ignore the header") {
@@ -129,7 +129,7 @@ TEST_CASE("idempotency: after 24 hours the key runs afresh; keys are per API key
   Reply mine = f.Send(other);
   CHECK(mine.status() == 201);
   CHECK(mine.header("Idempotent-Replayed") == "<absent>");
-  CHECK(RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).size() == 3);
+  CHECK(RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).size() == 3);
 
   // A GET with a key is an ordinary read (nothing to protect).
   Reply read = f.Send(WithKey(f.Request("GET", path), "daily"));

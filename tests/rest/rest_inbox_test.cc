@@ -19,7 +19,7 @@ struct Inbox {
   std::string cookie;
 
   Inbox() {
-    auto login = f.service().Login("agent@example.com", "correct horse battery", std::nullopt, "203.0.113.7");
+    auto login = f.service().auth().Login("agent@example.com", "correct horse battery", std::nullopt, "203.0.113.7");
     REQUIRE(login.ok());
     cookie = "lc_session=" + login->token;
   }
@@ -179,7 +179,7 @@ TEST_CASE("inbox: who is typing, the visitor included, for 10 s after the last c
   CHECK(Str(At(At(now.data(), 0), "memberId")) == "customer");
   CHECK(At(At(now.data(), 0), "active").GetBool());
 
-  in.f.clock.Advance(ChatService::kTypingShownMillis);  // exactly 10 s: still shown
+  in.f.clock.Advance(ConversationService::kTypingShownMillis);  // exactly 10 s: still shown
   CHECK(in.Get(path).data().Size() == 1);
   in.f.clock.Advance(1);                                // one millisecond more: aged out
   CHECK(in.Get(path).raw.body == R"({"data":[]})");

@@ -144,8 +144,8 @@ TEST_CASE("Wrong JSON types are 400 INVALID_PARAMS naming the field") {
   CHECK(after.status == "open");
   CHECK(after.tags.empty());
   CHECK_FALSE(after.memberId.has_value());
-  CHECK(RestFixture::Must(f.service().ListNotes(f.sys, conv.id)).empty());
-  CHECK(RestFixture::Must(f.service().ListAttributes(f.sys, conv.id)).empty());
+  CHECK(RestFixture::Must(f.service().annotations().ListNotes(f.sys, conv.id)).empty());
+  CHECK(RestFixture::Must(f.service().annotations().ListAttributes(f.sys, conv.id)).empty());
 }
 
 TEST_CASE("Writes need Content-Type application/json (415); parameters and case are fine") {
@@ -168,13 +168,13 @@ TEST_CASE("Writes need Content-Type application/json (415); parameters and case 
   CHECK(f.MessageCount(b.conv.id) == 4);
 
   // PUT and body-required POSTs without a type, even when empty.
-  auto note = RestFixture::Must(f.service().CreateNote(f.sys, b.conv.id, std::string("n")));
+  auto note = RestFixture::Must(f.service().annotations().CreateNote(f.sys, b.conv.id, std::string("n")));
   HttpRequest put = f.Request("PUT", "/chat/conversations/" + b.conv.id + "/notes/" + note.id);
   put.body = R"({"text":"changed"})";
   CHECK(f.Send(put).status() == 415);
   HttpRequest state = f.Request("POST", "/chat/conversations/" + b.conv.id + "/state");
   CHECK(f.Send(state).status() == 415);
-  CHECK(RestFixture::Must(f.service().ListNotes(f.sys, b.conv.id)).at(0).text == "n");
+  CHECK(RestFixture::Must(f.service().annotations().ListNotes(f.sys, b.conv.id)).at(0).text == "n");
 
   // read: an empty body needs no type; a body that is sent follows the rules.
   HttpRequest read = f.Request("POST", "/chat/conversations/" + b.conv.id + "/read");
@@ -304,8 +304,8 @@ TEST_CASE("A storage failure is 500 INTERNAL with a generic message") {
   so.clock = &clock;
   so.random = random.get();
   ChatService service(so);
-  auto shop = RestFixture::Must(service.CreateShop(CreateShopInput{"S", Plan::kPro, false}));
-  auto key = RestFixture::Must(service.CreateApiKey(Principal::System(shop.id), CreateKeyInput{"k", kAllRestPerms}));
+  auto shop = RestFixture::Must(service.directory().CreateShop(CreateShopInput{"S", Plan::kPro, false}));
+  auto key = RestFixture::Must(service.directory().CreateApiKey(Principal::System(shop.id), CreateKeyInput{"k", kAllRestPerms}));
   RestApi api(service, RestOptions{});
 
   HttpRequest req;

@@ -21,7 +21,7 @@ TEST_CASE("POST tags appends and dedupes, returns the resulting list") {
   REQUIRE(r.status() == 200);
   CHECK(StrList(r.data()) == std::vector<std::string>{"vip", "new", "vip/gold", "caf\xC3\xA9"});
   CHECK(f.Load(conv.id).tags == std::vector<std::string>{"vip", "new", "vip/gold", "caf\xC3\xA9"});
-  auto events = RestFixture::Must(f.service().ListEvents(f.sys, 1000));
+  auto events = RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000));
   REQUIRE_FALSE(events.empty());
   CHECK(events.back().type == "conversation.tags_updated");
 }
@@ -68,7 +68,7 @@ TEST_CASE("POST tags: the body must carry an array of strings") {
 TEST_CASE("DELETE tags/{tag}: URL-encoded, no-op when absent, idempotent") {
   RestFixture f;
   auto conv = f.Inbound("hi");
-  RestFixture::Must(f.service().AddTags(f.sys, conv.id, {"vip/gold", "big spender", "caf\xC3\xA9", "a+b"}));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, conv.id, {"vip/gold", "big spender", "caf\xC3\xA9", "a+b"}));
   auto r = f.Delete(ConvPath(conv, "/tags/vip%2Fgold"));
   REQUIRE(r.status() == 200);
   CHECK(StrList(r.data()) == std::vector<std::string>{"big spender", "caf\xC3\xA9", "a+b"});
@@ -89,13 +89,13 @@ TEST_CASE("GET /chat/tags: the store's tag catalog with counts") {
   RestFixture f;
   auto a = f.Inbound("a");
   auto b = f.Inbound("b");
-  RestFixture::Must(f.service().AddTags(f.sys, a.id, {"vip", "refund"}));
-  RestFixture::Must(f.service().AddTags(f.sys, b.id, {"vip"}));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, a.id, {"vip", "refund"}));
+  RestFixture::Must(f.service().annotations().AddTags(f.sys, b.id, {"vip"}));
   auto other = f.NewShop("Other");
   InboundMessageInput in;
   in.text = "x";
   auto theirs = f.Inbound(in, other.id);
-  RestFixture::Must(f.service().AddTags(Principal::System(other.id), theirs.id, {"vip", "secret"}));
+  RestFixture::Must(f.service().annotations().AddTags(Principal::System(other.id), theirs.id, {"vip", "secret"}));
 
   auto r = f.Get("/chat/tags");
   REQUIRE(r.status() == 200);

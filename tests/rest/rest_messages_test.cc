@@ -21,9 +21,9 @@ TEST_CASE("GET messages: list view of 19 keys (with senderType), ascending by de
   RestFixture f;
   auto conv = f.Inbound("first");
   f.clock.Advance(1000);
-  RestFixture::Must(f.service().SendMessage(f.sys, conv.id, SendMessageInput{std::string("second"), f.agent.id}));
+  RestFixture::Must(f.service().conversations().SendMessage(f.sys, conv.id, SendMessageInput{std::string("second"), f.agent.id}));
   f.clock.Advance(1000);
-  RestFixture::Must(f.service().SendMessage(f.sys, conv.id, SendMessageInput{std::string("a note"), f.agent.id, true}));
+  RestFixture::Must(f.service().conversations().SendMessage(f.sys, conv.id, SendMessageInput{std::string("a note"), f.agent.id, true}));
 
   auto r = f.Get(MsgPath(conv));
   REQUIRE(r.status() == 200);
@@ -58,7 +58,7 @@ TEST_CASE("GET messages pages with a cursor: default 50, max 100, no duplicate o
   RestFixture f;
   auto conv = f.Inbound("m0");
   for (int i = 1; i < 130; ++i)
-    RestFixture::Must(f.service().SendMessage(
+    RestFixture::Must(f.service().conversations().SendMessage(
         f.sys, conv.id, SendMessageInput{"m" + std::to_string(i), std::nullopt, false, /*asCustomer=*/true}));
 
   auto first = f.Get(MsgPath(conv));
@@ -90,7 +90,7 @@ TEST_CASE("GET messages pages with a cursor: default 50, max 100, no duplicate o
 TEST_CASE("GET one message by UUID or numeric id; deleted messages only singly, with isDeleted") {
   RestFixture f;
   auto conv = f.Inbound("keep me");
-  auto gone = RestFixture::Must(f.service().SendMessage(f.sys, conv.id, SendMessageInput{std::string("delete me"), f.agent.id}));
+  auto gone = RestFixture::Must(f.service().conversations().SendMessage(f.sys, conv.id, SendMessageInput{std::string("delete me"), f.agent.id}));
   // There is no delete endpoint: mark it as the platform would.
   RestFixture::Must(f.store().Write([&](StoreWriter& w) -> Status {
     auto m = w.GetMessage(f.shop.id, conv.id, gone.id);
@@ -177,7 +177,7 @@ TEST_CASE("POST messages: text and memberId rules") {
   auto other = f.NewShop("Other");
   CreateMemberInput foreign;
   foreign.email = "foreign@example.com";
-  auto foreignMember = RestFixture::Must(f.service().CreateMember(Principal::System(other.id), foreign));
+  auto foreignMember = RestFixture::Must(f.service().directory().CreateMember(Principal::System(other.id), foreign));
 
   struct Case {
     std::string body;
@@ -208,7 +208,7 @@ TEST_CASE("POST messages: text and memberId rules") {
 TEST_CASE("POST messages asCustomer relays an inbound message; memberId and isNote are ignored") {
   RestFixture f;
   auto conv = f.InboundFrom("maya@example.com", "hi");
-  RestFixture::Must(f.service().MarkRead(f.sys, conv.id));
+  RestFixture::Must(f.service().conversations().MarkRead(f.sys, conv.id));
   auto r = f.Post(MsgPath(conv), R"({"text":"from the customer","asCustomer":true})");
   REQUIRE(r.status() == 201);
   CHECK(At(r.data(), "isAdmin").IsFalse());
@@ -234,14 +234,14 @@ TEST_CASE("POST messages isNote: an internal note, marks read, no handoff, no ev
     auto ok = w.UpdateConversation(c);
     return ok.ok() ? Status::Ok() : Status(ok.take_error());
   }));
-  auto eventsBefore = RestFixture::Must(f.service().ListEvents(f.sys, 1000)).size();
+  auto eventsBefore = RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000)).size();
   auto r = f.Post(MsgPath(conv), AgentReply(f, "internal", ",\"isNote\":true"));
   REQUIRE(r.status() == 201);
   CHECK(At(r.data(), "isNote").IsTrue());
   auto c = f.Load(conv.id);
   CHECK(c.isRead);
   CHECK(c.isChatBot);  // a note does not take over from the AI agent
-  CHECK(RestFixture::Must(f.service().ListEvents(f.sys, 1000)).size() == eventsBefore);
+  CHECK(RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000)).size() == eventsBefore);
 }
 
 TEST_CASE("An agent reply takes over a conversation the AI agent is handling") {
@@ -255,12 +255,12 @@ TEST_CASE("An agent reply takes over a conversation the AI agent is handling") {
     return ok.ok() ? Status::Ok() : Status(ok.take_error());
   }));
   CHECK(At(f.Get("/chat/conversations/" + conv.id).data(), "isChatBot").IsTrue());
-  auto eventsBefore = RestFixture::Must(f.service().ListEvents(f.sys, 1000)).size();
+  auto eventsBefore = RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000)).size();
   REQUIRE(f.Post(MsgPath(conv), AgentReply(f, "A human here")).status() == 201);
   auto after = f.Get("/chat/conversations/" + conv.id);
   CHECK(At(after.data(), "isChatBot").IsFalse());
   CHECK(At(after.data(), "hasChatBot").IsTrue());
-  auto events = RestFixture::Must(f.service().ListEvents(f.sys, 1000));
+  auto events = RestFixture::Must(f.service().feed().ListEvents(f.sys, 1000));
   REQUIRE(events.size() == eventsBefore + 1);
   CHECK(events.back().type == "message.created");
 }
@@ -271,14 +271,14 @@ TEST_CASE("With auto-assignment on, an agent reply assigns the replier") {
   std::string key = f.NewKey(kAllRestPerms, false, shop.id);
   CreateMemberInput mi;
   mi.email = "auto@example.com";
-  auto member = RestFixture::Must(f.service().CreateMember(Principal::System(shop.id), mi));
+  auto member = RestFixture::Must(f.service().directory().CreateMember(Principal::System(shop.id), mi));
   InboundMessageInput in;
   in.text = "hi";
   auto conv = f.Inbound(in, shop.id);
   HttpRequest req = f.Request("POST", MsgPath(conv), "{\"text\":\"on it\",\"memberId\":" + JsonStr(member.id) + "}");
   req.headers[0].second = key;
   REQUIRE(f.Send(req).status() == 201);
-  auto c = RestFixture::Must(f.service().GetConversation(Principal::System(shop.id), conv.id)).conversation;
+  auto c = RestFixture::Must(f.service().conversations().GetConversation(Principal::System(shop.id), conv.id)).conversation;
   CHECK(c.memberId == std::optional<std::string>(member.id));
 }
 

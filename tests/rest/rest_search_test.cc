@@ -264,7 +264,7 @@ TEST_CASE("search: edited and deleted notes, redacted customers and other stores
   redact.topic = platform_topic::kCustomersRedact;
   redact.customerEmail = "rita@example.com";
   redact.bodyDigest = "d";
-  auto applied = f.service().ApplyPlatformRequest(f.sys, redact);
+  auto applied = f.service().privacy().ApplyPlatformRequest(f.sys, redact);
   REQUIRE(applied.ok());
   REQUIRE(applied->outcome == "applied");
   CHECK(Search(f, "rita").hits.empty());

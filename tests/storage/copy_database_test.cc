@@ -84,16 +84,16 @@ TEST_CASE("copy-to-postgres: every record, the same ids and cursors, counters co
   std::vector<std::string> knowledgeHits;
   {
     Service s(file.path.string(), clock);
-    CreatedKey demo = Must(s.service->CreateDemo("Copied Store"));
+    CreatedKey demo = Must(s.service->demo().CreateDemo("Copied Store"));
     key = demo.secret;
-    Principal p = Must(s.service->AuthenticateApiKey(key));
+    Principal p = Must(s.service->auth().AuthenticateApiKey(key));
     shopId = p.shopId;
     Principal sys = Principal::System(shopId);
-    Must(s.service->ImportCatalog(sys, ReadSampleCatalog()));
+    Must(s.service->knowledge().ImportCatalog(sys, ReadSampleCatalog()));
     CreateWebhookInput hook;
     hook.url = "https://receiver.example/hooks";
     hook.events = std::vector<std::string>{"message.created"};
-    Must(s.service->CreateWebhook(sys, hook));
+    Must(s.service->webhooks().CreateWebhook(sys, hook));
     // More conversations than a page, at distinct times, so the list pages.
     for (int i = 0; i < 7; ++i) {
       clock.Advance(1000);
@@ -102,28 +102,28 @@ TEST_CASE("copy-to-postgres: every record, the same ids and cursors, counters co
       in.customerName = "Buyer " + std::to_string(i);
       in.customerEmail = "buyer" + std::to_string(i) + "@example.com";
       in.text = "Where is order #" + std::to_string(1000 + i) + "?";
-      Conversation c = Must(s.service->ReceiveInbound(sys, in));
+      Conversation c = Must(s.service->conversations().ReceiveInbound(sys, in));
       maxPgConvoId = std::max(maxPgConvoId, c.pgConvoId.value_or(0));
       convoId = c.id;
     }
     SendMessageInput reply;
     reply.text = "It ships tomorrow.";
-    reply.memberId = Must(s.service->ListMembers(sys)).front().id;
-    Message m = Must(s.service->SendMessage(sys, convoId, reply));
+    reply.memberId = Must(s.service->directory().ListMembers(sys)).front().id;
+    Message m = Must(s.service->conversations().SendMessage(sys, convoId, reply));
     maxMessageSeq = m.seq;
 
-    Page<Conversation> first = Must(s.service->ListConversations(p, {}, PageRequest{3, std::nullopt}));
+    Page<Conversation> first = Must(s.service->conversations().ListConversations(p, {}, PageRequest{3, std::nullopt}));
     REQUIRE(first.nextCursor.has_value());
     firstPageCursor = *first.nextCursor;
-    secondPage = Ids(Must(s.service->ListConversations(p, {}, PageRequest{3, firstPageCursor})));
+    secondPage = Ids(Must(s.service->conversations().ListConversations(p, {}, PageRequest{3, firstPageCursor})));
     REQUIRE(secondPage.size() == 3);
-    for (const auto& msg : Must(s.service->ListMessages(p, convoId, PageRequest{}, std::nullopt)).items)
+    for (const auto& msg : Must(s.service->conversations().ListMessages(p, convoId, PageRequest{}, std::nullopt)).items)
       messageIds.push_back(msg.id);
-    for (const auto& hit : Must(s.service->SearchCatalog(sys, "knowledge", "return policy refund", 5)))
+    for (const auto& hit : Must(s.service->knowledge().SearchCatalog(sys, "knowledge", "return policy refund", 5)))
       knowledgeHits.push_back(hit.item.id);
     REQUIRE_FALSE(knowledgeHits.empty());
-    events = static_cast<std::int64_t>(Must(s.service->ListEvents(sys, 1000)).size());
-    customers = Must(s.service->ListCustomersPage(sys, CustomerPageRequest{})).totalCount;
+    events = static_cast<std::int64_t>(Must(s.service->feed().ListEvents(sys, 1000)).size());
+    customers = Must(s.service->directory().ListCustomersPage(sys, CustomerPageRequest{})).totalCount;
     REQUIRE(customers >= 7);
   }
 
@@ -141,22 +141,22 @@ TEST_CASE("copy-to-postgres: every record, the same ids and cursors, counters co
 
   {
     Service s(pg.url(), clock);
-    Principal p = Must(s.service->AuthenticateApiKey(key));  // the key's hash came across
+    Principal p = Must(s.service->auth().AuthenticateApiKey(key));  // the key's hash came across
     CHECK(p.shopId == shopId);
     Principal sys = Principal::System(shopId);
     // A cursor handed out by the SQLite installation pages on PostgreSQL.
-    CHECK(Ids(Must(s.service->ListConversations(p, {}, PageRequest{3, firstPageCursor}))) == secondPage);
+    CHECK(Ids(Must(s.service->conversations().ListConversations(p, {}, PageRequest{3, firstPageCursor}))) == secondPage);
     std::vector<std::string> gotMessages;
-    for (const auto& msg : Must(s.service->ListMessages(p, convoId, PageRequest{}, std::nullopt)).items)
+    for (const auto& msg : Must(s.service->conversations().ListMessages(p, convoId, PageRequest{}, std::nullopt)).items)
       gotMessages.push_back(msg.id);
     CHECK(gotMessages == messageIds);
     // The full-text index was built from the copied items.
     std::vector<std::string> hits;
-    for (const auto& hit : Must(s.service->SearchCatalog(sys, "knowledge", "return policy refund", 5)))
+    for (const auto& hit : Must(s.service->knowledge().SearchCatalog(sys, "knowledge", "return policy refund", 5)))
       hits.push_back(hit.item.id);
     CHECK(hits == knowledgeHits);
-    CHECK(Must(s.service->ListCustomersPage(sys, CustomerPageRequest{})).totalCount == customers);
-    CHECK(Must(s.service->ListWebhooks(sys)).size() == 1);
+    CHECK(Must(s.service->directory().ListCustomersPage(sys, CustomerPageRequest{})).totalCount == customers);
+    CHECK(Must(s.service->webhooks().ListWebhooks(sys)).size() == 1);
 
     // New records continue after the copied ids.
     clock.Advance(1000);
@@ -165,13 +165,13 @@ TEST_CASE("copy-to-postgres: every record, the same ids and cursors, counters co
     in.customerName = "After Move";
     in.customerEmail = "after@example.com";
     in.text = "Hello from the new database";
-    Conversation c = Must(s.service->ReceiveInbound(sys, in));
+    Conversation c = Must(s.service->conversations().ReceiveInbound(sys, in));
     CHECK(c.pgConvoId.value_or(0) == maxPgConvoId + 1);
     SendMessageInput reply;
     reply.text = "Welcome";
-    reply.memberId = Must(s.service->ListMembers(sys)).front().id;
-    CHECK(Must(s.service->SendMessage(sys, c.id, reply)).seq > maxMessageSeq);
-    CHECK(static_cast<std::int64_t>(Must(s.service->ListEvents(sys, 1000)).size()) > events);
+    reply.memberId = Must(s.service->directory().ListMembers(sys)).front().id;
+    CHECK(Must(s.service->conversations().SendMessage(sys, c.id, reply)).seq > maxMessageSeq);
+    CHECK(static_cast<std::int64_t>(Must(s.service->feed().ListEvents(sys, 1000)).size()) > events);
   }
 
   // A second copy finds the target in use and writes nothing.
@@ -188,7 +188,7 @@ TEST_CASE("copy-to-postgres: a schema that drifted, a missing file or the wrong 
   ManualClock clock;
   {
     Service s(file.path.string(), clock);
-    Must(s.service->CreateDemo("Drift"));
+    Must(s.service->demo().CreateDemo("Drift"));
   }
   PgTestDatabase pg;
   {

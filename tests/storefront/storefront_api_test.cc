@@ -40,7 +40,7 @@ TEST_CASE("storefront: a session needs the store's App ID, and only the token's 
   CHECK(stored->tokenHash != v.token);
 
   // Any plan: a Free store's widget works too.
-  Shop free = f.Must(f.service().CreateShop(CreateShopInput{"Free shop", Plan::kFree, false}));
+  Shop free = f.Must(f.service().directory().CreateShop(CreateShopInput{"Free shop", Plan::kFree, false}));
   Reply freeStart = f.SendStorefront(f.StorefrontRequest("POST", "/storefront/sessions", "", free.appId, ""));
   CHECK(freeStart.status() == 201);
 

@@ -68,7 +68,7 @@ class StorefrontFixture : public RestFixture {
 
   std::vector<std::string> EventTypes() {
     std::vector<std::string> out;
-    for (const auto& e : Must(service().ListEvents(sys, 1000))) out.push_back(e.type);
+    for (const auto& e : Must(service().feed().ListEvents(sys, 1000))) out.push_back(e.type);
     return out;
   }
 

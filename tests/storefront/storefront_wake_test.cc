@@ -156,7 +156,7 @@ TEST_CASE("storefront wake: a message rewritten by a contact delete answers the 
   Chat c;
   const std::string customerId = Str(At(c.f.Session(c.v).data(), "customerId"));
   long long waited = 0;
-  Reply ended = c.WidgetPollWhile([&] { c.f.Must(c.f.service().DeleteCustomer(c.f.sys, customerId)); }, waited);
+  Reply ended = c.WidgetPollWhile([&] { c.f.Must(c.f.service().privacy().DeleteCustomer(c.f.sys, customerId)); }, waited);
   CHECK(ended.status() == 401);
   CHECK(waited < 2000);
 }

@@ -42,7 +42,7 @@ TEST_CASE("storefront windows: refused typing calls do not count; 30 accepted, t
 TEST_CASE("storefront windows: refused new sessions do not count; 30 accepted, the 31st 429") {
   StorefrontFixture f;
   Shop gone = f.NewShop("Uninstalled store");
-  f.Must(f.service().SetShopInstalled(Principal::System(gone.id), false));
+  f.Must(f.service().privacy().SetShopInstalled(Principal::System(gone.id), false));
   auto start = [&](const std::string& appId) {
     HttpRequest req = f.StorefrontRequest("POST", "/storefront/sessions", "", appId, "");
     req.peerIp = "198.51.100.40";

@@ -184,7 +184,7 @@ class RestFixture {
     mi.firstName = "Ada";
     mi.lastName = "Agent";
     mi.password = std::string("correct horse battery");
-    agent = Must(service_->CreateMember(sys, mi));
+    agent = Must(service_->directory().CreateMember(sys, mi));
   }
 
   static std::unique_ptr<Store> OpenStore() {
@@ -205,7 +205,7 @@ class RestFixture {
   static void Must(Status s) { REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message)); }
 
   Shop NewShop(const std::string& name, bool autoAssign = false) {
-    return Must(service_->CreateShop(CreateShopInput{name, Plan::kPro, autoAssign}));
+    return Must(service_->directory().CreateShop(CreateShopInput{name, Plan::kPro, autoAssign}));
   }
   // The full sk_ value of a new key of `shopId` (default: the main store).
   std::string NewKey(std::uint32_t permissions, bool legacy = false, std::string shopId = "") {
@@ -213,15 +213,15 @@ class RestFixture {
     in.name = "key " + std::to_string(++keys_);
     in.permissions = permissions;
     in.legacy = legacy;
-    return Must(service_->CreateApiKey(Principal::System(shopId.empty() ? shop.id : shopId), in)).secret;
+    return Must(service_->directory().CreateApiKey(Principal::System(shopId.empty() ? shop.id : shopId), in)).secret;
   }
   // Revokes the key whose sk_ value is `secret`.
   void RevokeKey(const std::string& secret, const std::string& shopId = "") {
     const Principal p = Principal::System(shopId.empty() ? shop.id : shopId);
-    for (const auto& k : Must(service_->ListApiKeys(p)))
-      if (!k.revokedAt && secret.rfind(k.prefix, 0) == 0 && service_->AuthenticateApiKey(secret).ok()) {
-        Must(service_->DeleteApiKey(p, k.id));
-        if (!service_->AuthenticateApiKey(secret).ok()) return;
+    for (const auto& k : Must(service_->directory().ListApiKeys(p)))
+      if (!k.revokedAt && secret.rfind(k.prefix, 0) == 0 && service_->auth().AuthenticateApiKey(secret).ok()) {
+        Must(service_->directory().DeleteApiKey(p, k.id));
+        if (!service_->auth().AuthenticateApiKey(secret).ok()) return;
       }
     FAIL("no active key matches");
   }
@@ -229,11 +229,11 @@ class RestFixture {
     CreateMemberInput mi;
     mi.email = email;
     mi.active = active;
-    return Must(service_->CreateMember(sys, mi));
+    return Must(service_->directory().CreateMember(sys, mi));
   }
 
   Conversation Inbound(InboundMessageInput in, const std::string& shopId = "") {
-    return Must(service_->ReceiveInbound(Principal::System(shopId.empty() ? shop.id : shopId), in));
+    return Must(service_->conversations().ReceiveInbound(Principal::System(shopId.empty() ? shop.id : shopId), in));
   }
   Conversation Inbound(const std::string& text) {
     InboundMessageInput in;
@@ -250,7 +250,7 @@ class RestFixture {
   }
 
   // Reads a conversation straight from the service (no REST).
-  Conversation Load(const std::string& id) { return Must(service_->GetConversation(sys, id)).conversation; }
+  Conversation Load(const std::string& id) { return Must(service_->conversations().GetConversation(sys, id)).conversation; }
   std::int64_t MessageCount(const std::string& conversationId) {
     MessageQuery q;
     q.shopId = shop.id;

@@ -125,7 +125,7 @@ TEST_CASE("resuming a disabled subscription: Pro and Plus may, Free and Basic ge
     // Through ChatService.
     UpdateWebhookInput resume;
     resume.isActive = true;
-    auto r = f.service().UpdateWebhook(f.Caller(), sub.id, resume);
+    auto r = f.service().webhooks().UpdateWebhook(f.Caller(), sub.id, resume);
     // And through REST.
     auto rest = f.Call("PUT", "/chat/webhooks/" + sub.id, R"({"isActive":true})");
     if (PlanAllowsApiKeys(plan)) {
@@ -157,7 +157,7 @@ TEST_CASE("resuming a disabled subscription: Pro and Plus may, Free and Basic ge
     CHECK(Str(At(up.data(), "secret")) == sub.secret);
     CHECK(At(up.data(), "isActive").GetBool());
     CHECK(f.Sub(sub.id).isActive);
-    CHECK(f.service().ListWebhooks(f.Caller())->size() == 1);
+    CHECK(f.service().webhooks().ListWebhooks(f.Caller())->size() == 1);
   }
 }
 
@@ -213,7 +213,7 @@ TEST_CASE("disabling cancels the rest of the queue at once: a quick re-enable do
     const std::size_t sent = f.transport.count();
     UpdateWebhookInput resume;
     resume.isActive = true;
-    REQUIRE(f.service().UpdateWebhook(f.Caller(), sub.id, resume).ok());
+    REQUIRE(f.service().webhooks().UpdateWebhook(f.Caller(), sub.id, resume).ok());
     f.clock.Advance(24 * kHour);
     CHECK(f.Run() == 0);
     CHECK(f.transport.count() == sent);
@@ -260,7 +260,7 @@ TEST_CASE("a subscription deleted while an attempt is in flight leaves no delive
 
    private:
     std::function<void()> del_;
-  } transport([&] { REQUIRE(f.service().DeleteWebhook(f.Caller(), sub.id).ok()); });
+  } transport([&] { REQUIRE(f.service().webhooks().DeleteWebhook(f.Caller(), sub.id).ok()); });
   auto o = f.Options();
   o.transport = &transport;
   f.ResetDispatcher(o);
@@ -500,7 +500,7 @@ TEST_CASE("paused and deleted subscriptions: queued deliveries are cancelled, no
   UpdateWebhookInput resume;
   resume.isActive = true;
   g.clock.Advance(5 * kSecond);
-  REQUIRE(g.service().UpdateWebhook(g.Caller(), s2.id, resume).ok());
+  REQUIRE(g.service().webhooks().UpdateWebhook(g.Caller(), s2.id, resume).ok());
   g.clock.Advance(kHour);
   CHECK(g.Run() == 0);
   CHECK(g.transport.count() == 1);
@@ -509,7 +509,7 @@ TEST_CASE("paused and deleted subscriptions: queued deliveries are cancelled, no
   // Deleting removes the subscription's deliveries and log with it.
   WebhookFixture h;
   auto s3 = OneQueued(h);
-  REQUIRE(h.service().DeleteWebhook(h.Caller(), s3.id).ok());
+  REQUIRE(h.service().webhooks().DeleteWebhook(h.Caller(), s3.id).ok());
   CHECK(h.Run() == 0);
   CHECK(h.transport.count() == 0);
   CHECK(h.Deliveries(s3.id).empty());

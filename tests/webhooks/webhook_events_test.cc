@@ -89,7 +89,7 @@ TEST_CASE("an inbound message from a new contact: customer.created, conversation
   in.customerEmail = "casey@example.com";
   in.customerPhone = "+15550100";
   in.text = "Where is my order?";
-  auto conv = f.Must(f.service().ReceiveInbound(f.sys, in));
+  auto conv = f.Must(f.service().conversations().ReceiveInbound(f.sys, in));
   auto sent = Drain(f);
   CHECK(TypeSet(sent) ==
         std::multiset<std::string>{"customer.created", "conversation.created", "message.created"});
@@ -125,7 +125,7 @@ TEST_CASE("an inbound message from a new contact: customer.created, conversation
   CHECK(Str(At(msg.data(), "senderType")) == "customer");
   CHECK(IsNull(At(msg.data(), "memberId")));  // null for customer messages
   CHECK(Str(At(msg.data(), "createdAt")) == FormatIso8601(now));
-  auto page = f.Must(f.service().ListMessages(f.Caller(), conv.id, PageRequest{}, std::nullopt));
+  auto page = f.Must(f.service().conversations().ListMessages(f.Caller(), conv.id, PageRequest{}, std::nullopt));
   REQUIRE(page.items.size() == 1);
   CHECK(Str(At(msg.data(), "messageId")) == page.items[0].id);
 
@@ -133,7 +133,7 @@ TEST_CASE("an inbound message from a new contact: customer.created, conversation
   f.clock.Advance(1000);
   in.conversationId = conv.id;
   in.text = "Hello?";
-  f.Must(f.service().ReceiveInbound(f.sys, in));
+  f.Must(f.service().conversations().ReceiveInbound(f.sys, in));
   auto again = Drain(f);
   CHECK(Types(again) == std::vector<std::string>{"message.created"});
   CHECK(Str(At(again[0].data(), "text")) == "Hello?");
@@ -146,7 +146,7 @@ TEST_CASE("an anonymous contact: customer.created carries nulls, not missing key
   InboundMessageInput in;
   in.text = "hi";
   in.channel = "whatsapp";
-  auto conv = f.Must(f.service().ReceiveInbound(f.sys, in));
+  auto conv = f.Must(f.service().conversations().ReceiveInbound(f.sys, in));
   auto sent = Drain(f);
   CHECK(sent.size() == 2);
   const auto& cust = OfType(sent, "customer.created");
@@ -208,16 +208,16 @@ TEST_CASE("conversation.state_changed {status, previousStatus}; naming the curre
   WebhookFixture f;
   auto conv = f.Inbound("hi");
   f.Subscribe(kAllEvents);
-  f.Must(f.service().SetState(f.Caller(), conv.id, std::string("resolved")));
+  f.Must(f.service().conversations().SetState(f.Caller(), conv.id, std::string("resolved")));
   auto sent = Drain(f);
   REQUIRE(Types(sent) == std::vector<std::string>{"conversation.state_changed"});
   CheckEnvelope(f, sent[0], conv.id, f.clock.NowMillis());
   CHECK(Serialize(sent[0].data()) == R"({"status":"resolved","previousStatus":"open"})");
 
-  f.Must(f.service().SetState(f.Caller(), conv.id, std::string("resolved")));
+  f.Must(f.service().conversations().SetState(f.Caller(), conv.id, std::string("resolved")));
   CHECK(Drain(f).empty());
 
-  f.Must(f.service().SetState(f.Caller(), conv.id, std::string("open")));
+  f.Must(f.service().conversations().SetState(f.Caller(), conv.id, std::string("open")));
   sent = Drain(f);
   REQUIRE(sent.size() == 1);
   CHECK(Serialize(sent[0].data()) == R"({"status":"open","previousStatus":"resolved"})");
@@ -228,24 +228,24 @@ TEST_CASE("conversation.assigned {memberId, previousMemberId} for assign, reassi
   auto conv = f.Inbound("hi");
   CreateMemberInput mi;
   mi.email = "bo@example.com";
-  auto bo = f.Must(f.service().CreateMember(f.sys, mi));
+  auto bo = f.Must(f.service().directory().CreateMember(f.sys, mi));
   f.Subscribe(kAllEvents);
 
-  f.Must(f.service().Assign(f.Caller(), conv.id, f.agent.id));
+  f.Must(f.service().conversations().Assign(f.Caller(), conv.id, f.agent.id));
   auto sent = Drain(f);
   REQUIRE(Types(sent) == std::vector<std::string>{"conversation.assigned"});
   CheckEnvelope(f, sent[0], conv.id, f.clock.NowMillis());
   CHECK(Serialize(sent[0].data()) == R"({"memberId":")" + f.agent.id + R"(","previousMemberId":null})");
 
-  f.Must(f.service().Assign(f.Caller(), conv.id, f.agent.id));  // unchanged: no event
+  f.Must(f.service().conversations().Assign(f.Caller(), conv.id, f.agent.id));  // unchanged: no event
   CHECK(Drain(f).empty());
 
-  f.Must(f.service().Assign(f.Caller(), conv.id, bo.id));
+  f.Must(f.service().conversations().Assign(f.Caller(), conv.id, bo.id));
   sent = Drain(f);
   REQUIRE(sent.size() == 1);
   CHECK(Serialize(sent[0].data()) == R"({"memberId":")" + bo.id + R"(","previousMemberId":")" + f.agent.id + R"("})");
 
-  f.Must(f.service().Assign(f.Caller(), conv.id, std::nullopt));
+  f.Must(f.service().conversations().Assign(f.Caller(), conv.id, std::nullopt));
   sent = Drain(f);
   REQUIRE(sent.size() == 1);
   CHECK(Serialize(sent[0].data()) == R"({"memberId":null,"previousMemberId":")" + bo.id + R"("})");
@@ -255,27 +255,27 @@ TEST_CASE("conversation.tags_updated carries the full resulting list") {
   WebhookFixture f;
   auto conv = f.Inbound("hi");
   f.Subscribe(kAllEvents);
-  f.Must(f.service().AddTags(f.Caller(), conv.id, {"vip", "refund"}));
+  f.Must(f.service().annotations().AddTags(f.Caller(), conv.id, {"vip", "refund"}));
   auto sent = Drain(f);
   REQUIRE(Types(sent) == std::vector<std::string>{"conversation.tags_updated"});
   CheckEnvelope(f, sent[0], conv.id, f.clock.NowMillis());
   CHECK(Serialize(sent[0].data()) == R"({"tags":["vip","refund"]})");
 
-  f.Must(f.service().AddTags(f.Caller(), conv.id, {"vip"}));  // nothing new: no event
+  f.Must(f.service().annotations().AddTags(f.Caller(), conv.id, {"vip"}));  // nothing new: no event
   CHECK(Drain(f).empty());
 
-  f.Must(f.service().AddTags(f.Caller(), conv.id, {"late"}));
+  f.Must(f.service().annotations().AddTags(f.Caller(), conv.id, {"late"}));
   sent = Drain(f);
   REQUIRE(sent.size() == 1);
   CHECK(Serialize(sent[0].data()) == R"({"tags":["vip","refund","late"]})");
 
-  f.Must(f.service().RemoveTag(f.Caller(), conv.id, "vip"));
+  f.Must(f.service().annotations().RemoveTag(f.Caller(), conv.id, "vip"));
   sent = Drain(f);
   REQUIRE(sent.size() == 1);
   CHECK(Serialize(sent[0].data()) == R"({"tags":["refund","late"]})");
 
-  f.Must(f.service().RemoveTag(f.Caller(), conv.id, "refund"));
-  f.Must(f.service().RemoveTag(f.Caller(), conv.id, "late"));
+  f.Must(f.service().annotations().RemoveTag(f.Caller(), conv.id, "refund"));
+  f.Must(f.service().annotations().RemoveTag(f.Caller(), conv.id, "late"));
   f.clock.Advance(1);
   sent = Drain(f);
   REQUIRE(sent.size() == 2);
@@ -309,7 +309,7 @@ TEST_CASE("only subscribed events are delivered, and inactive subscriptions get 
   auto a = f.Subscribe({"message.created"});
   auto b = f.Subscribe({"conversation.state_changed"}, "https://b.example.com/x");
   auto conv = f.Inbound("hi");
-  f.Must(f.service().SetState(f.Caller(), conv.id, std::string("resolved")));
+  f.Must(f.service().conversations().SetState(f.Caller(), conv.id, std::string("resolved")));
   CHECK(f.Deliveries(a.id).size() == 1);
   CHECK(f.Deliveries(b.id).size() == 1);
   auto sent = Drain(f);
@@ -322,7 +322,7 @@ TEST_CASE("only subscribed events are delivered, and inactive subscriptions get 
   }
 
   f.Pause(b.id);
-  f.Must(f.service().SetState(f.Caller(), conv.id, std::string("open")));
+  f.Must(f.service().conversations().SetState(f.Caller(), conv.id, std::string("open")));
   f.Inbound("again", std::nullopt, conv.id);
   CHECK(f.Deliveries(a.id).size() == 2);
   CHECK(f.Deliveries(b.id).size() == 1);  // paused: nothing queued
@@ -355,10 +355,10 @@ TEST_CASE("metadata is returned by list but never sent in deliveries") {
 TEST_CASE("events of another store never reach this store's subscriptions") {
   WebhookFixture f;
   auto sub = f.Subscribe(kAllEvents);
-  auto other = f.Must(f.service().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
+  auto other = f.Must(f.service().directory().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
   InboundMessageInput in;
   in.text = "elsewhere";
-  f.Must(f.service().ReceiveInbound(Principal::System(other.id), in));
+  f.Must(f.service().conversations().ReceiveInbound(Principal::System(other.id), in));
   CHECK(f.Deliveries(sub.id).empty());
   CHECK(Drain(f).empty());
   CHECK(f.Events(other.id).size() == 3);

@@ -115,14 +115,14 @@ class WebhookFixture {
     ResetDispatcher();
 
     // Created on Pro (keys need it); SetPlan() moves the store later.
-    shop = Must(service_->CreateShop(CreateShopInput{"Main store", Plan::kPro, false}));
+    shop = Must(service_->directory().CreateShop(CreateShopInput{"Main store", Plan::kPro, false}));
     sys = Principal::System(shop.id);
     key = NewKey(kAllRestPerms);
     CreateMemberInput mi;
     mi.email = "agent@example.com";
     mi.firstName = "Ada";
     mi.lastName = "Agent";
-    agent = Must(service_->CreateMember(sys, mi));
+    agent = Must(service_->directory().CreateMember(sys, mi));
     if (plan != Plan::kPro) SetPlan(plan);
   }
 
@@ -160,9 +160,9 @@ class WebhookFixture {
     CreateKeyInput in;
     in.name = "key " + std::to_string(++keys_);
     in.permissions = permissions;
-    return Must(service_->CreateApiKey(Principal::System(shopId.empty() ? shop.id : shopId), in)).secret;
+    return Must(service_->directory().CreateApiKey(Principal::System(shopId.empty() ? shop.id : shopId), in)).secret;
   }
-  Principal Caller() { return Must(service_->AuthenticateApiKey(key)); }
+  Principal Caller() { return Must(service_->auth().AuthenticateApiKey(key)); }
 
   // A plan change after the keys exist (keys need Pro or Plus to be made).
   void SetPlan(Plan plan, std::string shopId = "") {
@@ -181,12 +181,12 @@ class WebhookFixture {
     in.url = url;
     in.events = events;
     in.metadataJson = std::move(metadataJson);
-    return Must(service_->CreateWebhook(Caller(), in));
+    return Must(service_->webhooks().CreateWebhook(Caller(), in));
   }
   void Pause(const std::string& subId) {
     UpdateWebhookInput in;
     in.isActive = false;
-    Must(service_->UpdateWebhook(Caller(), subId, in));
+    Must(service_->webhooks().UpdateWebhook(Caller(), subId, in));
   }
 
 // GCC 12 at -O2 reports the optional<string> members of a freshly built
@@ -203,7 +203,7 @@ class WebhookFixture {
     in.customerEmail = std::move(email);
     in.conversationId = std::move(conversationId);
     in.text = text;
-    return Must(service_->ReceiveInbound(sys, in));
+    return Must(service_->conversations().ReceiveInbound(sys, in));
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -213,7 +213,7 @@ class WebhookFixture {
     in.text = text;
     in.memberId = agent.id;
     in.isNote = isNote;
-    return Must(service_->SendMessage(Caller(), conversationId, in));
+    return Must(service_->conversations().SendMessage(Caller(), conversationId, in));
   }
 
   int Run() { return dispatcher_->RunOnce(); }

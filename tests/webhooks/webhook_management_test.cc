@@ -139,7 +139,7 @@ TEST_CASE("delete: 200 with the id; then 404") {
 
 TEST_CASE("404 NOT_FOUND \"subscription not found\" for unknown and other-store ids, with identical bodies") {
   WebhookFixture f;
-  auto other = f.Must(f.service().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
+  auto other = f.Must(f.service().directory().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
   const std::string otherKey = f.NewKey(kAllRestPerms, other.id);
   auto theirs = f.Call("POST", "/chat/webhooks", CreateBody(kHookUrl), otherKey);
   REQUIRE(theirs.status() == 201);
@@ -147,7 +147,7 @@ TEST_CASE("404 NOT_FOUND \"subscription not found\" for unknown and other-store 
   // A real delivery of theirs, to try through our key.
   InboundMessageInput in;
   in.text = "theirs";
-  f.Must(f.service().ReceiveInbound(Principal::System(other.id), in));
+  f.Must(f.service().conversations().ReceiveInbound(Principal::System(other.id), in));
   auto theirDeliveries = f.Call("GET", "/chat/webhooks/" + theirId + "/deliveries", "", otherKey);
   REQUIRE(theirDeliveries.data().Size() == 1);
   const std::string theirDelivery = Str(At(At(theirDeliveries.data(), 0), "id"));
@@ -197,7 +197,7 @@ TEST_CASE("10 subscriptions per store; the 11th is 409 CONFLICT; upsert of an ex
   CHECK(f.Call("DELETE", "/chat/webhooks/" + Str(At(At(list.data(), 0), "id"))).status() == 200);
   CHECK(f.Call("POST", "/chat/webhooks", CreateBody(kHookUrl + std::string("/10"))).status() == 201);
   // Another store has its own ten.
-  auto other = f.Must(f.service().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
+  auto other = f.Must(f.service().directory().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
   CHECK(f.Call("POST", "/chat/webhooks", CreateBody(kHookUrl + std::string("/x")), f.NewKey(kAllRestPerms, other.id))
             .status() == 201);
 }
@@ -475,7 +475,7 @@ TEST_CASE("legacy POST: App ID + sk_ key, Pro or Plus only; wrong credentials 40
   CHECK(missing.status() == 401);
   CHECK(missing.code() == "UNAUTHENTICATED");
   // Another store's key with this store's App ID.
-  auto other = f.Must(f.service().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
+  auto other = f.Must(f.service().directory().CreateShop(CreateShopInput{"Other", Plan::kPro, false}));
   auto crossed = f.Send(LegacyRequest("POST", "/webhook/subscriptions", CreateBody(kHookUrl),
                                       {{"x-webhook-app-id", f.shop.appId},
                                        {"x-webhook-secret", f.NewKey(kAllRestPerms, other.id)}}));

@@ -74,7 +74,7 @@ TEST_CASE("a write that fails after its events were appended leaves no event, no
     InboundMessageInput in;
     in.customerEmail = "casey@example.com";
     in.text = "hello";
-    auto r = x.service->ReceiveInbound(f.sys, in);
+    auto r = x.service->conversations().ReceiveInbound(f.sys, in);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::kInternal);
     CHECK(x.store.injected() == 1);
@@ -88,7 +88,7 @@ TEST_CASE("a write that fails after its events were appended leaves no event, no
 
     // The same call without the fault commits everything together.
     x.store.Disarm();
-    auto ok = x.service->ReceiveInbound(f.sys, in);
+    auto ok = x.service->conversations().ReceiveInbound(f.sys, in);
     REQUIRE(ok.ok());
     CHECK(f.Events().size() == 3);
     CHECK(f.Deliveries(a.id).size() == 3);
@@ -109,19 +109,19 @@ TEST_CASE("agent reply, state change and tags roll back with their outbox rows")
   SendMessageInput m;
   m.text = "reply";
   m.memberId = f.agent.id;
-  auto sent = x.service->SendMessage(p, conv.id, m);
+  auto sent = x.service->conversations().SendMessage(p, conv.id, m);
   REQUIRE_FALSE(sent.ok());
   CHECK(sent.error().code == ErrorCode::kInternal);
-  auto msgs = f.Must(f.service().ListMessages(p, conv.id, PageRequest{}, std::nullopt));
+  auto msgs = f.Must(f.service().conversations().ListMessages(p, conv.id, PageRequest{}, std::nullopt));
   CHECK(msgs.items.size() == 1);  // only the customer's
 
-  auto st = x.service->SetState(p, conv.id, std::string("resolved"));
+  auto st = x.service->conversations().SetState(p, conv.id, std::string("resolved"));
   REQUIRE_FALSE(st.ok());
-  CHECK(f.Must(f.service().GetConversation(p, conv.id)).conversation.status == "open");
+  CHECK(f.Must(f.service().conversations().GetConversation(p, conv.id)).conversation.status == "open");
 
-  auto tags = x.service->AddTags(p, conv.id, {"vip"});
+  auto tags = x.service->annotations().AddTags(p, conv.id, {"vip"});
   REQUIRE_FALSE(tags.ok());
-  CHECK(f.Must(f.service().GetConversation(p, conv.id)).conversation.tags.empty());
+  CHECK(f.Must(f.service().conversations().GetConversation(p, conv.id)).conversation.tags.empty());
 
   CHECK(f.Events().size() == events);
   CHECK(f.Deliveries(sub.id).empty());
@@ -166,18 +166,18 @@ TEST_CASE("queued deliveries survive a restart of the process (file database)") 
     so.random = random.get();
     so.resolver = &resolver;
     ChatService service(so);
-    auto shop = WebhookFixture::Must(service.CreateShop(CreateShopInput{"S", Plan::kPro, false}));
+    auto shop = WebhookFixture::Must(service.directory().CreateShop(CreateShopInput{"S", Plan::kPro, false}));
     shopId = shop.id;
     auto key = WebhookFixture::Must(
-        service.CreateApiKey(Principal::System(shop.id), CreateKeyInput{"k", kPermManageConversations, false}));
-    auto p = WebhookFixture::Must(service.AuthenticateApiKey(key.secret));
+        service.directory().CreateApiKey(Principal::System(shop.id), CreateKeyInput{"k", kPermManageConversations, false}));
+    auto p = WebhookFixture::Must(service.auth().AuthenticateApiKey(key.secret));
     CreateWebhookInput in;
     in.url = kHookUrl;
     in.events = std::vector<std::string>{"message.created"};
-    subId = WebhookFixture::Must(service.CreateWebhook(p, in)).id;
+    subId = WebhookFixture::Must(service.webhooks().CreateWebhook(p, in)).id;
     InboundMessageInput msg;
     msg.text = "acknowledged before the crash";
-    WebhookFixture::Must(service.ReceiveInbound(Principal::System(shop.id), msg));
+    WebhookFixture::Must(service.conversations().ReceiveInbound(Principal::System(shop.id), msg));
     // The process ends here, before any dispatcher ran.
   }
   {

@@ -24,7 +24,7 @@ Conversation WhatsappInbound(WebhookFixture& f, const std::string& phone, const 
   in.customerName = "Wanda Whatsapp";
   in.customerPhone = phone;
   in.text = text;
-  return WebhookFixture::Must(f.service().ReceiveInbound(f.sys, in));
+  return WebhookFixture::Must(f.service().conversations().ReceiveInbound(f.sys, in));
 }
 
 PlatformRequestInput RedactByPhone(const std::string& phone) {
@@ -93,7 +93,7 @@ TEST_CASE("redact: a delivery queued before it is sent redacted after it; one al
   }
 
   f.clock.Advance(5 * kSecond);
-  auto rec = WebhookFixture::Must(f.service().ApplyPlatformRequest(f.sys, RedactByPhone("15550100000")));
+  auto rec = WebhookFixture::Must(f.service().privacy().ApplyPlatformRequest(f.sys, RedactByPhone("15550100000")));
   CHECK(rec.changesJson ==
         R"({"contacts":1,"conversations":1,"messages":1,"browsedPages":0,"visitorSessions":0,"webhookEvents":1,"orders":0})");
 
@@ -142,7 +142,7 @@ TEST_CASE("redact: a delivery queued before it is sent redacted after it; one al
   CHECK(f.Attempts(delivered.id).size() == 2);
 
   SUBCASE("a redelivery of the delivered event after the redact sends the redacted form") {
-    WebhookFixture::Must(f.service().RedeliverWebhook(f.Caller(), delivered.id, sentBefore.id));
+    WebhookFixture::Must(f.service().webhooks().RedeliverWebhook(f.Caller(), delivered.id, sentBefore.id));
     CHECK(f.Run() == 1);
     REQUIRE(f.transport.count() == 5);
     CHECK(HostOf(f.transport.last()) == kHookHost);

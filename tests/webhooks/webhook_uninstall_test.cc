@@ -22,7 +22,7 @@ TEST_CASE("after a platform uninstall, a subscription keeps delivering and the A
   HttpResponse resp = platform.Handle(req);
   RecordExchange(req, resp);
   REQUIRE(resp.status == 200);
-  CHECK_FALSE(WebhookFixture::Must(f.service().GetShop(f.shop.id)).installed);
+  CHECK_FALSE(WebhookFixture::Must(f.service().directory().GetShop(f.shop.id)).installed);
 
   f.Inbound("still there after the uninstall?");
   CHECK(f.Run() == 2);  // conversation.created, then message.created

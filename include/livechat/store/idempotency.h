@@ -2,7 +2,7 @@
 // the first request with a key runs, and its response is kept for the
 // repeats. Part of StoreReader and StoreWriter (livechat/store.h), whose rules (shop scoping,
 // missing vs. failed) hold here too. The rules themselves (what matches, how
-// long a record lives) are ChatService's (chat_service_idempotency.cc).
+// long a record lives) are ChatService's (idempotency_service.cc).
 #pragma once
 
 #include <cstdint>

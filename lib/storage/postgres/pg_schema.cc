@@ -786,7 +786,7 @@ SELECT livechat_search_header(rid) FROM conversations;
 
 // The agent inbox: its folder counts read one index holding every column
 // they test (in_new_datastore too, or SQLite would not take it as covering)
-// instead of every row of the store (ChatService::CountInbox), and the
+// instead of every row of the store (ConversationService::CountInbox), and the
 // Starred folder pages by its own keyset (isStarred).
 constexpr const char* kSchemaV8 = R"sql(
 CREATE INDEX conversations_inbox_counts

@@ -533,7 +533,7 @@ ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret TEXT;
 ALTER TABLE webhook_subscriptions ADD COLUMN previous_secret_expires_at INTEGER;
 )sql";
 
-// Idempotency-Key records (chat_service_idempotency.cc): a day's keys per
+// Idempotency-Key records (idempotency_service.cc): a day's keys per
 // API key or member, the kept response of each.
 constexpr const char* kSchemaIdempotency = R"sql(
 CREATE TABLE idempotency_keys (
@@ -691,7 +691,7 @@ INSERT INTO conversation_header_fts (rowid, shop, name, email, phone, phone_digi
 
 // The agent inbox: its folder counts read one index holding every column
 // they test (in_new_datastore too, or SQLite would not take it as covering)
-// instead of every row of the store (ChatService::CountInbox), and the
+// instead of every row of the store (ConversationService::CountInbox), and the
 // Starred folder pages by its own keyset (isStarred).
 constexpr const char* kSchemaInbox = R"sql(
 CREATE INDEX conversations_inbox_counts

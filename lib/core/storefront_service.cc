@@ -1,4 +1,4 @@
-// ChatService: the storefront widget's operations. A visitor session stands
+// StorefrontService: the storefront widget's operations. A visitor session stands
 // in for a credential: every call re-reads the session in its transaction
 // and acts only on that session's contact and conversation.
 #include <algorithm>
@@ -214,22 +214,22 @@ Result<Shop> InstalledShop(const std::optional<Shop>& shop) {
 
 }  // namespace
 
-Result<VisitorStart> ChatService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
+Result<VisitorStart> StorefrontService::StartVisitorSession(const std::string& appId, const std::string& sourceIp) {
   if (appId.empty()) return MakeError(ErrorCode::kUnauthenticated, "the store's App ID is required (X-App-Id)");
-  const Millis now = clock_->NowMillis();
-  return WithinSessionWindow(*limiter_, sourceIp, limits().visitorSessionsPerIp, [&] {
-    return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WithinSessionWindow(*ctx_.limiter, sourceIp, ctx_.limits().visitorSessionsPerIp, [&] {
+    return WriteValue<VisitorStart>(ctx_.store(), [&](StoreWriter& w) -> Result<VisitorStart> {
       LC_ASSIGN_OR_RETURN(auto found, w.GetShopByAppId(appId));
       LC_ASSIGN_OR_RETURN(Shop shop, InstalledShop(found));
-      return InsertVisitorSession(w, *random_, shop.id, now);
+      return InsertVisitorSession(w, *ctx_.random, shop.id, now);
     });
   });
 }
 
-Result<VisitorStart> ChatService::RenewVisitorSession(const VisitorSession& s, const std::string& sourceIp) {
-  const Millis now = clock_->NowMillis();
-  return WithinSessionWindow(*limiter_, sourceIp, limits().visitorSessionsPerIp, [&] {
-    return WriteValue<VisitorStart>(store(), [&](StoreWriter& w) -> Result<VisitorStart> {
+Result<VisitorStart> StorefrontService::RenewVisitorSession(const VisitorSession& s, const std::string& sourceIp) {
+  const Millis now = ctx_.clock->NowMillis();
+  return WithinSessionWindow(*ctx_.limiter, sourceIp, ctx_.limits().visitorSessionsPerIp, [&] {
+    return WriteValue<VisitorStart>(ctx_.store(), [&](StoreWriter& w) -> Result<VisitorStart> {
       LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(w, s));
       LC_ASSIGN_OR_RETURN(auto found, w.GetShop(cur.shopId));
       LC_ASSIGN_OR_RETURN(Shop shop, InstalledShop(found));
@@ -237,15 +237,15 @@ Result<VisitorStart> ChatService::RenewVisitorSession(const VisitorSession& s, c
       cur.lastSeenAt = now;
       LC_ASSIGN_OR_RETURN(bool ok, w.UpdateVisitorSession(cur));
       if (!ok) return Unauthenticated();
-      return InsertVisitorSession(w, *random_, shop.id, now);
+      return InsertVisitorSession(w, *ctx_.random, shop.id, now);
     });
   });
 }
 
-Result<VisitorSession> ChatService::AuthenticateVisitor(const std::string& appId, const std::string& token) {
+Result<VisitorSession> StorefrontService::AuthenticateVisitor(const std::string& appId, const std::string& token) {
   if (token.empty()) return MakeError(ErrorCode::kUnauthenticated, "a visitor session token is required");
   const std::string hash = Sha256Hex(token);
-  return ReadValue<VisitorSession>(store(), [&](StoreReader& r) -> Result<VisitorSession> {
+  return ReadValue<VisitorSession>(ctx_.store(), [&](StoreReader& r) -> Result<VisitorSession> {
     LC_ASSIGN_OR_RETURN(auto s, r.FindVisitorSession(hash));
     if (!s || s->endedAt) return Unauthenticated();
     // The hash matched, but a token of another store's widget is not this store's.
@@ -255,9 +255,9 @@ Result<VisitorSession> ChatService::AuthenticateVisitor(const std::string& appId
   });
 }
 
-Status ChatService::EndVisitorSession(const VisitorSession& s) {
-  const Millis now = clock_->NowMillis();
-  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter&, VisitorSession& cur) -> Result<bool> {
+Status StorefrontService::EndVisitorSession(const VisitorSession& s) {
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = StorefrontTx::Run<bool>(ctx_.store(), s, now, [&](StoreWriter&, VisitorSession& cur) -> Result<bool> {
     cur.endedAt = now;
     return true;
   });
@@ -369,44 +369,44 @@ Result<Message> SendFromVisitor(Store& store, Random& random, const VisitorSessi
 
 }  // namespace
 
-Result<Message> ChatService::VisitorSendMessage(const VisitorSession& s, const std::string& text) {
-  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().messageTextMax));
+Result<Message> StorefrontService::VisitorSendMessage(const VisitorSession& s, const std::string& text) {
+  LC_RETURN_IF_ERROR(CheckText(text, "text", ctx_.limits().messageTextMax));
   InboundMessageInput in;
   in.text = text;
-  auto out = SendFromVisitor(store(), *random_, s, std::move(in), limits().browsedPagesKept, clock_->NowMillis(), {});
-  if (out.ok()) NotifyEventsQueued();
+  auto out = SendFromVisitor(ctx_.store(), *ctx_.random, s, std::move(in), ctx_.limits().browsedPagesKept, ctx_.clock->NowMillis(), {});
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<Message> ChatService::VisitorSendFile(const VisitorSession& s, const FileUpload& upload,
+Result<Message> StorefrontService::VisitorSendFile(const VisitorSession& s, const FileUpload& upload,
                                              const std::optional<std::string>& caption) {
-  if (caption) LC_RETURN_IF_ERROR(CheckText(caption, "caption", limits().messageTextMax));
+  if (caption) LC_RETURN_IF_ERROR(CheckText(caption, "caption", ctx_.limits().messageTextMax));
   if (upload.kind != "attachment") return Invalid("the widget sends attachments only (kind attachment)");
-  const Millis now = clock_->NowMillis();
-  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(nullptr, "visitor", s.id, s.shopId, upload, now));
+  const Millis now = ctx_.clock->NowMillis();
+  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(ctx_, nullptr, "visitor", s.id, s.shopId, upload, now));
   InboundMessageInput in;
   in.text = caption && !Trim(*caption).empty() ? *caption : sent.file.name;
   in.contentType = "file";
   in.filesJson = sent.filesJson;
   in.eventFilesJson = sent.eventFilesJson;
-  auto out = SendFromVisitor(store(), *random_, s, std::move(in), limits().browsedPagesKept, now,
+  auto out = SendFromVisitor(ctx_.store(), *ctx_.random, s, std::move(in), ctx_.limits().browsedPagesKept, now,
                              [&](StoreWriter& w, const Message& m) -> Status {
                                sent.file.conversationId = m.conversationId;
                                sent.file.messageId = m.id;
                                return w.InsertFile(sent.file);
                              });
   if (!out.ok()) {
-    (void)options_.blobs->Delete(sent.blobKey);
+    (void)ctx_.options.blobs->Delete(sent.blobKey);
     return out;
   }
-  NotifyEventsQueued();
-  AddFileUrls(*out, now + limits().fileUrlTtlMillis);
+  ctx_.NotifyEventsQueued();
+  AddFileUrls(ctx_, *out, now + ctx_.limits().fileUrlTtlMillis);
   return out;
 }
 
-Status ChatService::VisitorSetTyping(const VisitorSession& s, bool active) {
-  const Millis now = clock_->NowMillis();
-  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+Status StorefrontService::VisitorSetTyping(const VisitorSession& s, bool active) {
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = StorefrontTx::Run<bool>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
     if (!cur.conversationId) return false;
     LC_RETURN_IF_ERROR(
         w.PutTyping(cur.shopId, TypingState{*cur.conversationId, std::string(kCustomerTypingId), active, now}));
@@ -416,54 +416,54 @@ Status ChatService::VisitorSetTyping(const VisitorSession& s, bool active) {
   return Status::Ok();
 }
 
-Result<Customer> ChatService::VisitorIdentify(const VisitorSession& s, const VisitorIdentity& who) {
+Result<Customer> StorefrontService::VisitorIdentify(const VisitorSession& s, const VisitorIdentity& who) {
   LC_RETURN_IF_ERROR(CheckIdentity(who));
   if (!who.id && !who.email && !who.name && !who.firstName && !who.lastName && !who.phone)
     return Invalid("identify needs at least one of id, email, name, firstName, lastName, phone");
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
   std::vector<Event> events;
-  auto out = StorefrontTx::Run<Customer>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
+  auto out = StorefrontTx::Run<Customer>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
     events.clear();
-    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *random_, cur, &who, now, events));
+    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *ctx_.random, cur, &who, now, events));
     ApplyIdentity(c, who);
     c.updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateCustomer(c));
     if (!ok) return NotFound("customer");
     LC_RETURN_IF_ERROR(SyncConversationContact(w, cur, c, now));
-    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
     return c;
   });
-  if (out.ok() && !events.empty()) NotifyEventsQueued();
+  if (out.ok() && !events.empty()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<Customer> ChatService::VisitorSetCustomerAttributes(const VisitorSession& s,
+Result<Customer> StorefrontService::VisitorSetCustomerAttributes(const VisitorSession& s,
                                                            const std::map<std::string, std::string>& attrs) {
-  LC_RETURN_IF_ERROR(CheckAttributes(attrs, limits()));
-  const Millis now = clock_->NowMillis();
+  LC_RETURN_IF_ERROR(CheckAttributes(attrs, ctx_.limits()));
+  const Millis now = ctx_.clock->NowMillis();
   std::vector<Event> events;
-  auto out = StorefrontTx::Run<Customer>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
+  auto out = StorefrontTx::Run<Customer>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Customer> {
     events.clear();
-    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *random_, cur, nullptr, now, events));
+    LC_ASSIGN_OR_RETURN(Customer c, EnsureCustomer(w, *ctx_.random, cur, nullptr, now, events));
     for (const auto& [k, v] : attrs) c.customAttributes[k] = v;
     c.updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateCustomer(c));
     if (!ok) return NotFound("customer");
-    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
     return c;
   });
-  if (out.ok() && !events.empty()) NotifyEventsQueued();
+  if (out.ok() && !events.empty()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Status ChatService::VisitorSetConversationAttributes(const VisitorSession& s,
+Status StorefrontService::VisitorSetConversationAttributes(const VisitorSession& s,
                                                      const std::map<std::string, std::string>& attrs) {
-  LC_RETURN_IF_ERROR(CheckAttributes(attrs, limits()));
-  const Millis now = clock_->NowMillis();
-  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+  LC_RETURN_IF_ERROR(CheckAttributes(attrs, ctx_.limits()));
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = StorefrontTx::Run<bool>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
     if (cur.conversationId) {
       for (const auto& [k, v] : attrs)
-        LC_RETURN_IF_ERROR(UpsertAttributeIn(w, *random_, cur.shopId, *cur.conversationId, k, v, now));
+        LC_RETURN_IF_ERROR(UpsertAttributeIn(w, *ctx_.random, cur.shopId, *cur.conversationId, k, v, now));
       return true;
     }
     rapidjson::Document state = ParseState(cur.stateJson);
@@ -489,16 +489,16 @@ Status ChatService::VisitorSetConversationAttributes(const VisitorSession& s,
   return Status::Ok();
 }
 
-Status ChatService::VisitorRecordPageView(const VisitorSession& s, const BrowsedPage& page) {
+Status StorefrontService::VisitorRecordPageView(const VisitorSession& s, const BrowsedPage& page) {
   LC_RETURN_IF_ERROR(CheckText(page.url, "url", kUrlMax));
   if (page.url.rfind("http://", 0) != 0 && page.url.rfind("https://", 0) != 0)
     return Invalid("url must be an http or https address");
   if (page.title) LC_RETURN_IF_ERROR(CheckText(page.title, "title", kPageTitleMax, /*allowEmpty=*/true));
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
   const BrowsedPage viewed{page.url, page.title, now};
-  auto out = StorefrontTx::Run<bool>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
+  auto out = StorefrontTx::Run<bool>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<bool> {
     if (cur.conversationId) {
-      LC_RETURN_IF_ERROR(w.InsertBrowsedPage(cur.shopId, *cur.conversationId, viewed, limits().browsedPagesKept));
+      LC_RETURN_IF_ERROR(w.InsertBrowsedPage(cur.shopId, *cur.conversationId, viewed, ctx_.limits().browsedPagesKept));
       return true;
     }
     rapidjson::Document state = ParseState(cur.stateJson);
@@ -507,7 +507,7 @@ Status ChatService::VisitorRecordPageView(const VisitorSession& s, const Browsed
     entry.AddMember("url", rapidjson::Value(viewed.url.c_str(), alloc), alloc);
     if (viewed.title) entry.AddMember("title", rapidjson::Value(viewed.title->c_str(), alloc), alloc);
     entry.AddMember("viewedAt", rapidjson::Value(static_cast<std::int64_t>(now)), alloc);
-    AppendBounded(state, kPendingPages, std::move(entry), limits().browsedPagesKept);
+    AppendBounded(state, kPendingPages, std::move(entry), ctx_.limits().browsedPagesKept);
     cur.stateJson = Serialize(state);
     return true;
   });
@@ -515,15 +515,15 @@ Status ChatService::VisitorRecordPageView(const VisitorSession& s, const Browsed
   return Status::Ok();
 }
 
-Result<Conversation> ChatService::VisitorEscalate(const VisitorSession& s, const std::optional<std::string>& reason) {
+Result<Conversation> StorefrontService::VisitorEscalate(const VisitorSession& s, const std::optional<std::string>& reason) {
   if (reason) LC_RETURN_IF_ERROR(CheckText(reason, "reason", 500));
-  const Millis now = clock_->NowMillis();
-  return StorefrontTx::Run<Conversation>(store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Conversation> {
+  const Millis now = ctx_.clock->NowMillis();
+  return StorefrontTx::Run<Conversation>(ctx_.store(), s, now, [&](StoreWriter& w, VisitorSession& cur) -> Result<Conversation> {
     if (!cur.conversationId)
       return MakeError(ErrorCode::kConflict, "there is no conversation to escalate yet: send a message first");
     LC_ASSIGN_OR_RETURN(Conversation c, LoadConversation(w, cur.shopId, *cur.conversationId));
     Message m;
-    m.id = random_->Uuid();
+    m.id = ctx_.random->Uuid();
     m.conversationId = c.id;
     m.shopId = c.shopId;
     m.text = reason ? fmt::format("The customer asked for a human agent: {}", *reason)
@@ -568,8 +568,8 @@ Status ChangeState(Store& store, Millis now, const VisitorSession& s, std::strin
 
 }  // namespace
 
-Status ChatService::VisitorSetState(const VisitorSession& s, const std::string& key, const std::string& valueJson) {
-  return ChangeState(store(), clock_->NowMillis(), s, key, valueJson,
+Status StorefrontService::VisitorSetState(const VisitorSession& s, const std::string& key, const std::string& valueJson) {
+  return ChangeState(ctx_.store(), ctx_.clock->NowMillis(), s, key, valueJson,
                      [&key](rapidjson::Document& state, rapidjson::Value&& value) {
                        if (value.IsNull()) {
                          RemoveMember(state, key);
@@ -579,16 +579,16 @@ Status ChatService::VisitorSetState(const VisitorSession& s, const std::string& 
                      });
 }
 
-Status ChatService::VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson,
+Status StorefrontService::VisitorAppendState(const VisitorSession& s, const std::string& key, const std::string& valueJson,
                                        int keep) {
-  return ChangeState(store(), clock_->NowMillis(), s, key, valueJson,
+  return ChangeState(ctx_.store(), ctx_.clock->NowMillis(), s, key, valueJson,
                      [&key, keep](rapidjson::Document& state, rapidjson::Value&& value) {
                        AppendBounded(state, key, std::move(value), keep);
                      });
 }
 
-Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::int64_t afterSeq) {
-  auto updates = ReadValue<VisitorUpdates>(store(), [&](StoreReader& r) -> Result<VisitorUpdates> {
+Result<VisitorUpdates> StorefrontService::VisitorPoll(const VisitorSession& s, std::int64_t afterSeq) {
+  auto updates = ReadValue<VisitorUpdates>(ctx_.store(), [&](StoreReader& r) -> Result<VisitorUpdates> {
     LC_ASSIGN_OR_RETURN(VisitorSession cur, Reload(r, s));
     VisitorUpdates out;
     if (!cur.conversationId) return out;
@@ -608,24 +608,9 @@ Result<VisitorUpdates> ChatService::VisitorPoll(const VisitorSession& s, std::in
     return out;
   });
   if (!updates.ok()) return updates;
-  AddFileUrls(updates->messages);
+  AddFileUrls(ctx_, updates->messages);
   updates->view = VisitorView(*updates);
   return updates;
-}
-
-void ChatService::SetConversationObserver(std::function<void(const std::string& conversationId)> observer) {
-  auto next = observer ? std::make_shared<const std::function<void(const std::string&)>>(std::move(observer)) : nullptr;
-  std::lock_guard<std::mutex> lock(observerMu_);
-  observer_ = std::move(next);
-}
-
-void ChatService::NotifyConversationChanged(const std::string& conversationId) {
-  std::shared_ptr<const std::function<void(const std::string&)>> observer;
-  {
-    std::lock_guard<std::mutex> lock(observerMu_);
-    observer = observer_;
-  }
-  if (observer) (*observer)(conversationId);
 }
 
 }  // namespace livechat

@@ -1,4 +1,4 @@
-// ChatService: the data lifecycle of spec rules 7-9. Platform requests (app
+// PrivacyService: the data lifecycle of spec rules 7-9. Platform requests (app
 // uninstalled, customer redact, customer data request, shop redact) with
 // their audit trail, channel integrations, the install state, and the admin
 // inbox's contact delete.
@@ -368,7 +368,7 @@ bool IsTopic(std::string_view t) {
 
 }  // namespace
 
-Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, const PlatformRequestInput& in) {
+Result<PlatformRequest> PrivacyService::ApplyPlatformRequest(const Principal& p, const PlatformRequestInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (!IsTopic(in.topic))
     return Invalid("topic must be app_uninstalled, customers_redact, customers_data_request or shop_redact");
@@ -376,10 +376,10 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
     LC_RETURN_IF_ERROR(CheckCustomerNamed(in));
   if (in.topic == platform_topic::kCustomersDataRequest && (!in.dataRequestId || in.dataRequestId->empty()))
     return Invalid("data_request.id is required");
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
 
   PlatformRequest rec;
-  rec.id = "preq_" + random_->Hex(8);
+  rec.id = "preq_" + ctx_.random->Hex(8);
   rec.shopId = p.shopId;
   rec.topic = in.topic;
   rec.deliveryId = in.deliveryId;
@@ -394,7 +394,7 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
     rec.requestKey = in.topic + ":body:" + in.bodyDigest;
   }
 
-  LC_ASSIGN_OR_RETURN(PlatformRequest done, WriteValue<PlatformRequest>(store(), [&](StoreWriter& w) -> Result<PlatformRequest> {
+  LC_ASSIGN_OR_RETURN(PlatformRequest done, WriteValue<PlatformRequest>(ctx_.store(), [&](StoreWriter& w) -> Result<PlatformRequest> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     // The same request again is a replay only while applying it would change
@@ -486,44 +486,44 @@ Result<PlatformRequest> ChatService::ApplyPlatformRequest(const Principal& p, co
   // The bytes of a shop redact's files, once the records are gone. On a
   // replay too: a run that committed but failed here is finished by the
   // platform's retry. Without a BlobStore there are no bytes to remove.
-  if (in.topic == platform_topic::kShopRedact && done.outcome != "refused" && options_.blobs)
-    LC_RETURN_IF_ERROR(PurgeShopUploads(p.shopId));
+  if (in.topic == platform_topic::kShopRedact && done.outcome != "refused" && ctx_.options.blobs)
+    LC_RETURN_IF_ERROR(files_.PurgeShopUploads(p.shopId));
   return done;
 }
 
-Result<std::vector<PlatformRequest>> ChatService::ListPlatformRequests(const Principal& p, int limit) {
+Result<std::vector<PlatformRequest>> PrivacyService::ListPlatformRequests(const Principal& p, int limit) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (limit < 1 || limit > kPlatformRequestsLimitMax)
     return Invalid(fmt::format("limit must be between 1 and {}", kPlatformRequestsLimitMax));
-  return ReadValue<std::vector<PlatformRequest>>(store(), [&](StoreReader& r) -> Result<std::vector<PlatformRequest>> {
+  return ReadValue<std::vector<PlatformRequest>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<PlatformRequest>> {
     LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     return r.ListPlatformRequests(p.shopId, limit);
   });
 }
 
-Result<std::vector<DataRequest>> ChatService::ListDataRequests(const Principal& p) {
+Result<std::vector<DataRequest>> PrivacyService::ListDataRequests(const Principal& p) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  return ReadValue<std::vector<DataRequest>>(store(), [&](StoreReader& r) -> Result<std::vector<DataRequest>> {
+  return ReadValue<std::vector<DataRequest>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<DataRequest>> {
     LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     return r.ListDataRequests(p.shopId);
   });
 }
 
-Result<DataRequest> ChatService::GetDataRequest(const Principal& p, const std::string& id) {
+Result<DataRequest> PrivacyService::GetDataRequest(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  return ReadValue<DataRequest>(store(), [&](StoreReader& r) -> Result<DataRequest> {
+  return ReadValue<DataRequest>(ctx_.store(), [&](StoreReader& r) -> Result<DataRequest> {
     LC_ASSIGN_OR_RETURN(auto d, r.GetDataRequest(p.shopId, id));
     if (!d) return NotFound("data request");
     return std::move(*d);
   });
 }
 
-Result<std::vector<ChannelIntegration>> ChatService::ListChannelIntegrations(const Principal& p) {
+Result<std::vector<ChannelIntegration>> PrivacyService::ListChannelIntegrations(const Principal& p) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   return ReadValue<std::vector<ChannelIntegration>>(
-      store(), [&](StoreReader& r) -> Result<std::vector<ChannelIntegration>> {
+      ctx_.store(), [&](StoreReader& r) -> Result<std::vector<ChannelIntegration>> {
         LC_ASSIGN_OR_RETURN(auto shop, r.GetShop(p.shopId));
         if (!shop) return NotFound("store");
         LC_ASSIGN_OR_RETURN(auto stored, r.ListChannelIntegrations(p.shopId));
@@ -538,12 +538,12 @@ Result<std::vector<ChannelIntegration>> ChatService::ListChannelIntegrations(con
       });
 }
 
-Result<ChannelIntegration> ChatService::SetChannelIntegration(const Principal& p, const std::string& channel,
+Result<ChannelIntegration> PrivacyService::SetChannelIntegration(const Principal& p, const std::string& channel,
                                                               bool connected) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (!IsIntegratedChannel(channel)) return Invalid(UnknownIntegratedChannelMessage());
-  ChannelIntegration i{p.shopId, channel, connected, clock_->NowMillis()};
-  LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) -> Status {
+  ChannelIntegration i{p.shopId, channel, connected, ctx_.clock->NowMillis()};
+  LC_RETURN_IF_ERROR(ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     return w.PutChannelIntegration(i);
@@ -551,9 +551,9 @@ Result<ChannelIntegration> ChatService::SetChannelIntegration(const Principal& p
   return i;
 }
 
-Result<Shop> ChatService::SetShopInstalled(const Principal& p, bool installed) {
+Result<Shop> PrivacyService::SetShopInstalled(const Principal& p, bool installed) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
-  return WriteValue<Shop>(store(), [&](StoreWriter& w) -> Result<Shop> {
+  return WriteValue<Shop>(ctx_.store(), [&](StoreWriter& w) -> Result<Shop> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     shop->installed = installed;
@@ -563,11 +563,11 @@ Result<Shop> ChatService::SetShopInstalled(const Principal& p, bool installed) {
   });
 }
 
-Status ChatService::DeleteCustomer(const Principal& p, const std::string& customerUuid) {
+Status PrivacyService::DeleteCustomer(const Principal& p, const std::string& customerUuid) {
   if (p.kind == Principal::Kind::kApiKey)
     return MakeError(ErrorCode::kForbidden, "contacts can be deleted only from the admin inbox (spec rule 8)");
-  const Millis now = clock_->NowMillis();
-  return store().Write([&](StoreWriter& w) -> Status {
+  const Millis now = ctx_.clock->NowMillis();
+  return ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto c, w.GetCustomer(p.shopId, customerUuid));
     if (!c) return NotFound("customer");
     Changes ignored;
@@ -579,7 +579,7 @@ Status ChatService::DeleteCustomer(const Principal& p, const std::string& custom
 }
 
 // The rule the uninstall's disconnect enforces on agent replies
-// (chat_service_messages.cc calls it with the conversation's channel).
+// (conversation_messages.cc calls it with the conversation's channel).
 Status internal::CheckChannelConnected(StoreReader& r, const std::string& shopId, const std::string& channel) {
   if (!IsIntegratedChannel(channel)) return Status::Ok();
   LC_ASSIGN_OR_RETURN(auto stored, r.ListChannelIntegrations(shopId));

@@ -1,8 +1,8 @@
-// ChatService: uploaded files (logos, icons, avatars, contact imports and
+// FileService: uploaded files (logos, icons, avatars, contact imports and
 // widget attachments), their limits, who may download them, signed URLs,
 // the shop-redact purge and the contact import. The bytes go through the
 // BlobStore seam; the widget's attachment message is in
-// chat_service_storefront.cc.
+// storefront_service.cc.
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -174,11 +174,10 @@ struct ImportRow {
 
 // ---------------------------------------------------------------- checks
 
-Result<FileRecord> ChatService::CheckUpload(const Principal* p, const std::string& uploaderType,
-                                            const std::optional<std::string>& uploaderId,
-                                            const FileUpload& in) const {
+Result<FileRecord> internal::CheckUpload(const ServiceContext& ctx, const Principal* p, const std::string& uploaderType,
+                                         const std::optional<std::string>& uploaderId, const FileUpload& in) {
   if (!IsKnownKind(in.kind)) return Invalid("kind must be one of import, logo, avatar, icon, attachment");
-  const KindRule rule = RuleFor(limits(), in.kind);
+  const KindRule rule = RuleFor(ctx.limits(), in.kind);
   const auto size = static_cast<std::int64_t>(in.bytes.size());
   if (size > rule.maxBytes)
     return MakeError(ErrorCode::kPayloadTooLarge,
@@ -198,31 +197,31 @@ Result<FileRecord> ChatService::CheckUpload(const Principal* p, const std::strin
                                detected.empty() ? "none of the allowed types" : detected, rule.what,
                                rule.allowedText));
   FileRecord f;
-  f.id = random_->Uuid();
+  f.id = ctx.random->Uuid();
   if (p) f.shopId = p->shopId;
   f.kind = in.kind;
   f.contentType = in.kind == "import" ? "text/csv" : detected;
   LC_ASSIGN_OR_RETURN(f.name, CleanName(in.name, in.kind, f.contentType));
   f.size = size;
   f.sha256 = Sha256Hex(in.bytes);
-  f.createdAt = clock_->NowMillis();
+  f.createdAt = ctx.clock->NowMillis();
   f.uploaderType = uploaderType;
   f.uploaderId = uploaderId;
   return f;
 }
 
-Result<ChatService::SentFile> ChatService::PrepareAttachment(const Principal* p, const std::string& uploaderType,
-                                                            const std::string& uploaderId, const std::string& shopId,
-                                                            const FileUpload& upload, Millis now) {
-  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(p, uploaderType, uploaderId, upload));
+Result<SentFile> internal::PrepareAttachment(ServiceContext& ctx, const Principal* p, const std::string& uploaderType,
+                                             const std::string& uploaderId, const std::string& shopId,
+                                             const FileUpload& upload, Millis now) {
+  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(ctx, p, uploaderType, uploaderId, upload));
   file.shopId = shopId;
-  if (!options_.blobs) return MakeError(ErrorCode::kInternal, "file uploads are not configured (no blob store)");
+  if (!ctx.options.blobs) return MakeError(ErrorCode::kInternal, "file uploads are not configured (no blob store)");
   file.createdAt = now;
   SentFile sent;
   sent.blobKey = file.shopId + "/attachment/" + file.id;
   // The bytes first: a record never points at a blob that is not there. The
   // caller removes them again when its transaction fails.
-  LC_RETURN_IF_ERROR(options_.blobs->Put(sent.blobKey, upload.bytes));
+  LC_RETURN_IF_ERROR(ctx.options.blobs->Put(sent.blobKey, upload.bytes));
   sent.filesJson = "[" +
                    JsonObject()
                        .Str("id", file.id)
@@ -234,7 +233,7 @@ Result<ChatService::SentFile> ChatService::PrepareAttachment(const Principal* p,
   Message withUrls;
   withUrls.contentType = "file";
   withUrls.filesJson = sent.filesJson;
-  AddFileUrls(withUrls, now + limits().webhookFileUrlTtlMillis);
+  AddFileUrls(ctx, withUrls, now + ctx.limits().webhookFileUrlTtlMillis);
   sent.eventFilesJson = std::move(withUrls.filesJson);
   sent.file = std::move(file);
   return sent;
@@ -242,14 +241,18 @@ Result<ChatService::SentFile> ChatService::PrepareAttachment(const Principal* p,
 
 // ---------------------------------------------------------------- URLs
 
-std::string ChatService::FileUrl(const FileRecord& f, Millis expiresAt) const {
-  std::string url = options_.fileBaseUrl + "/files/" + f.id;
-  if (IsPublicKind(f.kind)) return url;
-  const std::string expires = std::to_string(expiresAt / 1000);
-  return url + "?expires=" + expires + "&sig=" + HmacSha256Hex(fileUrlSecret_, f.id + "\n" + expires);
+std::string FileService::FileUrl(const FileRecord& f, Millis expiresAt) const {
+  return internal::FileUrl(ctx_, f, expiresAt);
 }
 
-void ChatService::AddFileUrls(Message& m, Millis expiresAt) const {
+std::string internal::FileUrl(const ServiceContext& ctx, const FileRecord& f, Millis expiresAt) {
+  std::string url = ctx.options.fileBaseUrl + "/files/" + f.id;
+  if (IsPublicKind(f.kind)) return url;
+  const std::string expires = std::to_string(expiresAt / 1000);
+  return url + "?expires=" + expires + "&sig=" + HmacSha256Hex(ctx.fileUrlSecret, f.id + "\n" + expires);
+}
+
+void internal::AddFileUrls(const ServiceContext& ctx, Message& m, Millis expiresAt) {
   if (m.filesJson.size() <= 2) return;  // "[]": nothing to do, the common case
   rapidjson::Document d;
   d.Parse(m.filesJson.c_str(), m.filesJson.size());
@@ -263,7 +266,7 @@ void ChatService::AddFileUrls(Message& m, Millis expiresAt) const {
     FileRecord f;
     f.id = entry["id"].GetString();
     f.kind = "attachment";
-    rapidjson::Value url(FileUrl(f, expiresAt).c_str(), d.GetAllocator());
+    rapidjson::Value url(FileUrl(ctx, f, expiresAt).c_str(), d.GetAllocator());
     entry.AddMember("url", url, d.GetAllocator());
     changed = true;
   }
@@ -274,14 +277,14 @@ void ChatService::AddFileUrls(Message& m, Millis expiresAt) const {
   m.filesJson.assign(buf.GetString(), buf.GetSize());
 }
 
-void ChatService::AddFileUrls(std::vector<Message>& ms) const {
-  const Millis expiresAt = clock_->NowMillis() + limits().fileUrlTtlMillis;
-  for (auto& m : ms) AddFileUrls(m, expiresAt);
+void internal::AddFileUrls(const ServiceContext& ctx, std::vector<Message>& ms) {
+  const Millis expiresAt = ctx.clock->NowMillis() + ctx.limits().fileUrlTtlMillis;
+  for (auto& m : ms) AddFileUrls(ctx, m, expiresAt);
 }
 
 // ---------------------------------------------------------------- uploads
 
-Result<FileRecord> ChatService::UploadFile(const Principal& p, const FileUpload& in) {
+Result<FileRecord> FileService::UploadFile(const Principal& p, const FileUpload& in) {
   if (in.kind == "attachment") return Invalid("attachments are sent with a message from the widget");
   if (in.kind == "import") return Invalid("contact imports are uploaded with the contact import");
   if (in.kind == "logo" || in.kind == "icon") {
@@ -294,13 +297,13 @@ Result<FileRecord> ChatService::UploadFile(const Principal& p, const FileUpload&
     if (p.kind == Principal::Kind::kAdminSession && in.memberId && in.memberId != p.memberId)
       return MakeError(ErrorCode::kForbidden, "a member may upload only their own avatar");
   }
-  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(&p, UploaderTypeOf(p), UploaderIdOf(p), in));
-  if (!options_.blobs) return NoBlobs();
+  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(ctx_, &p, UploaderTypeOf(p), UploaderIdOf(p), in));
+  if (!ctx_.options.blobs) return NoBlobs();
   const std::string memberId =
       in.kind != "avatar" ? "" : p.kind == Principal::Kind::kAdminSession ? p.memberId.value_or("") : *in.memberId;
   const std::string url = FileUrl(file, 0);
-  LC_RETURN_IF_ERROR(options_.blobs->Put(BlobKey(file), in.bytes));
-  Status st = store().Write([&](StoreWriter& w) -> Status {
+  LC_RETURN_IF_ERROR(ctx_.options.blobs->Put(BlobKey(file), in.bytes));
+  Status st = ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     if (!memberId.empty()) {
@@ -318,32 +321,32 @@ Result<FileRecord> ChatService::UploadFile(const Principal& p, const FileUpload&
     patch += ":";
     AppendJsonString(patch, url);
     patch += "}";
-    auto updated = UpdateSettingsArea(p, "widget", patch);
+    auto updated = knowledge_.UpdateSettingsArea(p, "widget", patch);
     if (!updated.ok()) st = updated.take_error();
   }
   if (!st.ok()) {
     // Nothing half-done: the record (if written) and the bytes go again.
-    (void)store().Write([&](StoreWriter& w) -> Status {
+    (void)ctx_.store().Write([&](StoreWriter& w) -> Status {
       LC_ASSIGN_OR_RETURN(bool removed, w.DeleteFile(file.shopId, file.id));
       (void)removed;
       return Status::Ok();
     });
-    (void)options_.blobs->Delete(BlobKey(file));
+    (void)ctx_.options.blobs->Delete(BlobKey(file));
     return st.take_error();
   }
   return file;
 }
 
-Result<std::vector<FileRecord>> ChatService::ListFiles(const Principal& p, const std::string& kind) {
+Result<std::vector<FileRecord>> FileService::ListFiles(const Principal& p, const std::string& kind) {
   LC_RETURN_IF_ERROR(RequireNotApiKey(p, "files"));
   if (!IsKnownKind(kind)) return Invalid("kind must be one of import, logo, avatar, icon, attachment");
-  return ReadValue<std::vector<FileRecord>>(store(), [&](StoreReader& r) { return r.ListFiles(p.shopId, kind); });
+  return ReadValue<std::vector<FileRecord>>(ctx_.store(), [&](StoreReader& r) { return r.ListFiles(p.shopId, kind); });
 }
 
-Status ChatService::DeleteFile(const Principal& p, const std::string& fileId) {
+Status FileService::DeleteFile(const Principal& p, const std::string& fileId) {
   LC_RETURN_IF_ERROR(RequireNotApiKey(p, "files"));
-  if (!options_.blobs) return NoBlobs();
-  LC_ASSIGN_OR_RETURN(FileRecord file, WriteValue<FileRecord>(store(), [&](StoreWriter& w) -> Result<FileRecord> {
+  if (!ctx_.options.blobs) return NoBlobs();
+  LC_ASSIGN_OR_RETURN(FileRecord file, WriteValue<FileRecord>(ctx_.store(), [&](StoreWriter& w) -> Result<FileRecord> {
                         LC_ASSIGN_OR_RETURN(auto f, w.GetFile(p.shopId, fileId));
                         if (!f) return NotFound("file");
                         if (f->kind == "attachment")
@@ -353,7 +356,7 @@ Status ChatService::DeleteFile(const Principal& p, const std::string& fileId) {
                         if (!ok) return NotFound("file");
                         return std::move(*f);
                       }));
-  return options_.blobs->Delete(BlobKey(file));
+  return ctx_.options.blobs->Delete(BlobKey(file));
 }
 
 Result<std::int64_t> internal::DeleteShopUploadRecords(StoreWriter& w, const std::string& shopId) {
@@ -365,11 +368,11 @@ Result<std::int64_t> internal::DeleteShopUploadRecords(StoreWriter& w, const std
   return removed;
 }
 
-Status ChatService::PurgeShopUploads(const std::string& shopId) {
-  if (!options_.blobs) return NoBlobs();
+Status FileService::PurgeShopUploads(const std::string& shopId) {
+  if (!ctx_.options.blobs) return NoBlobs();
   // Records first, then the bytes by kind: a failure half-way leaves only
   // bytes nobody can reach, and running the purge again removes them.
-  LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) -> Status {
+  LC_RETURN_IF_ERROR(ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(shopId));
     if (!shop) return NotFound("store");
     auto removed = DeleteShopUploadRecords(w, shopId);
@@ -378,7 +381,7 @@ Status ChatService::PurgeShopUploads(const std::string& shopId) {
   }));
   if (!IsValidBlobKey(shopId)) return Status::Ok();  // no blob can have been stored under such an id
   for (const char* kind : kPurgedKinds) {
-    auto removed = options_.blobs->DeletePrefix(shopId + "/" + kind);
+    auto removed = ctx_.options.blobs->DeletePrefix(shopId + "/" + kind);
     if (!removed.ok()) return removed.take_error();
   }
   return Status::Ok();
@@ -386,11 +389,11 @@ Status ChatService::PurgeShopUploads(const std::string& shopId) {
 
 // ---------------------------------------------------------------- downloads
 
-Result<FileContent> ChatService::OpenFile(const std::string& fileId, const FileAccess& access) {
+Result<FileContent> FileService::OpenFile(const std::string& fileId, const FileAccess& access) {
   const Error missing = NotFound("file");
-  if (!options_.blobs) return missing;
+  if (!ctx_.options.blobs) return missing;
   LC_ASSIGN_OR_RETURN(auto found, ReadValue<std::optional<FileRecord>>(
-                                      store(), [&](StoreReader& r) { return r.FindFileById(fileId); }));
+                                      ctx_.store(), [&](StoreReader& r) { return r.FindFileById(fileId); }));
   if (!found) return missing;
   const FileRecord& f = *found;
   bool allowed = IsPublicKind(f.kind);
@@ -402,30 +405,30 @@ Result<FileContent> ChatService::OpenFile(const std::string& fileId, const FileA
     else refusal = st.take_error();
   }
   if (!allowed && f.kind == "attachment" && access.expires && access.signature) {
-    const std::string expected = HmacSha256Hex(fileUrlSecret_, f.id + "\n" + *access.expires);
+    const std::string expected = HmacSha256Hex(ctx_.fileUrlSecret, f.id + "\n" + *access.expires);
     if (ConstantTimeEquals(AsciiLower(*access.signature), expected)) {
       std::int64_t expires = 0;
       bool digits = !access.expires->empty() && access.expires->size() <= 15 &&
                     std::all_of(access.expires->begin(), access.expires->end(), [](char c) { return c >= '0' && c <= '9'; });
       if (digits) expires = std::stoll(*access.expires);
-      if (digits && clock_->NowMillis() < expires * 1000) allowed = true;
+      if (digits && ctx_.clock->NowMillis() < expires * 1000) allowed = true;
       else refusal = MakeError(ErrorCode::kForbidden, "this file link has expired; read the message again for a fresh link");
     }
   }
   if (!allowed) return refusal ? *refusal : missing;
-  auto bytes = options_.blobs->Get(BlobKey(f));
+  auto bytes = ctx_.options.blobs->Get(BlobKey(f));
   if (!bytes.ok()) return bytes.error().code == ErrorCode::kNotFound ? missing : bytes.take_error();
   return FileContent{f, std::move(bytes).value()};
 }
 
 // ---------------------------------------------------------------- contact import
 
-Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, const FileUpload& upload) {
+Result<CsvImportResult> FileService::ImportCustomersCsv(const Principal& p, const FileUpload& upload) {
   LC_RETURN_IF_ERROR(RequireNotApiKey(p, "contact imports"));
   FileUpload in = upload;
   in.kind = "import";
-  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(&p, UploaderTypeOf(p), UploaderIdOf(p), in));
-  LC_ASSIGN_OR_RETURN(auto records, ParseCsv(in.bytes, static_cast<std::size_t>(limits().importRowsMax)));
+  LC_ASSIGN_OR_RETURN(FileRecord file, CheckUpload(ctx_, &p, UploaderTypeOf(p), UploaderIdOf(p), in));
+  LC_ASSIGN_OR_RETURN(auto records, ParseCsv(in.bytes, static_cast<std::size_t>(ctx_.limits().importRowsMax)));
   if (records.empty()) return Invalid("the file has no header row");
   // Header: known column names, case-insensitively, each once; email required.
   const auto& cols = ImportColumns();
@@ -466,8 +469,8 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
         for (std::size_t start = 0; start <= value.size();) {
           std::size_t semi = value.find(';', start);
           std::string tag(Trim(value.substr(start, semi == std::string::npos ? std::string::npos : semi - start)));
-          if (Utf8Length(tag) > static_cast<std::size_t>(limits().tagMax))
-            return Invalid(fmt::format("row {}, column tags: a tag is longer than {} characters", line, limits().tagMax));
+          if (Utf8Length(tag) > static_cast<std::size_t>(ctx_.limits().tagMax))
+            return Invalid(fmt::format("row {}, column tags: a tag is longer than {} characters", line, ctx_.limits().tagMax));
           if (!tag.empty() && std::find(row.tags.begin(), row.tags.end(), tag) == row.tags.end()) row.tags.push_back(tag);
           if (semi == std::string::npos) break;
           start = semi + 1;
@@ -489,10 +492,10 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
     rows.push_back(std::move(row));
   }
 
-  if (!options_.blobs) return NoBlobs();
-  LC_RETURN_IF_ERROR(options_.blobs->Put(BlobKey(file), in.bytes));
-  const Millis now = clock_->NowMillis();
-  auto out = WriteValue<CsvImportResult>(store(), [&](StoreWriter& w) -> Result<CsvImportResult> {
+  if (!ctx_.options.blobs) return NoBlobs();
+  LC_RETURN_IF_ERROR(ctx_.options.blobs->Put(BlobKey(file), in.bytes));
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = WriteValue<CsvImportResult>(ctx_.store(), [&](StoreWriter& w) -> Result<CsvImportResult> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     CsvImportResult res;
@@ -504,7 +507,7 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
       if (existing) {
         c = std::move(*existing);
       } else {
-        c.id = random_->Uuid();
+        c.id = ctx_.random->Uuid();
         c.shopId = p.shopId;
         c.type = "guest";
         c.createdAt = now;
@@ -530,7 +533,7 @@ Result<CsvImportResult> ChatService::ImportCustomersCsv(const Principal& p, cons
     LC_RETURN_IF_ERROR(w.InsertFile(file));
     return res;
   });
-  if (!out.ok()) (void)options_.blobs->Delete(BlobKey(file));
+  if (!out.ok()) (void)ctx_.options.blobs->Delete(BlobKey(file));
   return out;
 }
 

@@ -68,14 +68,14 @@ Result<Customer> ContactFor(StoreWriter& w, Random& random, const std::string& s
 
 }  // namespace
 
-Result<LegacyImportResult> ChatService::ImportLegacy(const Principal& p, std::string_view json) {
+Result<LegacyImportResult> LegacyService::ImportLegacy(const Principal& p, std::string_view json) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   LegacyLimits legacyLimits;
-  legacyLimits.messageTextMax = limits().messageTextMax;
-  legacyLimits.tagMax = limits().tagMax;
+  legacyLimits.messageTextMax = ctx_.limits().messageTextMax;
+  legacyLimits.tagMax = ctx_.limits().tagMax;
   LC_ASSIGN_OR_RETURN(auto conversations, ParseLegacyExport(json, legacyLimits));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<LegacyImportResult>(store(), [&](StoreWriter& w) -> Result<LegacyImportResult> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<LegacyImportResult>(ctx_.store(), [&](StoreWriter& w) -> Result<LegacyImportResult> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     LegacyImportResult out;
@@ -91,11 +91,11 @@ Result<LegacyImportResult> ChatService::ImportLegacy(const Principal& p, std::st
       }
       const Millis lastAt = in.messages.empty() ? in.createdAt : in.messages.back().createdAt;
       bool created = false;
-      LC_ASSIGN_OR_RETURN(Customer customer, ContactFor(w, *random_, p.shopId, in, lastAt, &created));
+      LC_ASSIGN_OR_RETURN(Customer customer, ContactFor(w, *ctx_.random, p.shopId, in, lastAt, &created));
       if (created) ++out.contactsCreated;
 
       Conversation c;
-      c.id = random_->Uuid();
+      c.id = ctx_.random->Uuid();
       c.firestoreId = in.firestoreId;
       c.inNewDatastore = false;
       c.shopId = p.shopId;
@@ -122,7 +122,7 @@ Result<LegacyImportResult> ChatService::ImportLegacy(const Principal& p, std::st
       }
       LC_RETURN_IF_ERROR(w.InsertConversation(c));
       for (std::size_t k = 0; k < in.messages.size(); ++k) {
-        Message m = ToMessage(in.messages[k], c, random_->Uuid(), k == 0);
+        Message m = ToMessage(in.messages[k], c, ctx_.random->Uuid(), k == 0);
         LC_RETURN_IF_ERROR(w.InsertMessage(m));
       }
       ++out.imported;
@@ -132,19 +132,19 @@ Result<LegacyImportResult> ChatService::ImportLegacy(const Principal& p, std::st
   });
 }
 
-Result<LegacyMigrationResult> ChatService::MigrateLegacy(const Principal& p, std::optional<std::int64_t> limit,
+Result<LegacyMigrationResult> LegacyService::MigrateLegacy(const Principal& p, std::optional<std::int64_t> limit,
                                                          int batch) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (limit && *limit < 1) return Invalid("limit must be at least 1");
   if (batch < 1) return Invalid("batch must be at least 1");
-  if (auto shop = GetShop(p.shopId); !shop.ok()) return shop.take_error();
-  const Millis now = clock_->NowMillis();
+  if (auto shop = directory_.GetShop(p.shopId); !shop.ok()) return shop.take_error();
+  const Millis now = ctx_.clock->NowMillis();
   LegacyMigrationResult out;
   while (!limit || out.migrated < *limit) {
     const int take = static_cast<int>(limit ? std::min<std::int64_t>(batch, *limit - out.migrated) : batch);
     // Migrated records leave the legacy set, so every batch starts from the
     // front; a crash between batches loses nothing and a re-run continues.
-    LC_ASSIGN_OR_RETURN(std::int64_t moved, WriteValue<std::int64_t>(store(), [&](StoreWriter& w) -> Result<std::int64_t> {
+    LC_ASSIGN_OR_RETURN(std::int64_t moved, WriteValue<std::int64_t>(ctx_.store(), [&](StoreWriter& w) -> Result<std::int64_t> {
       LC_ASSIGN_OR_RETURN(auto legacy, w.ListLegacyConversations(p.shopId, take));
       for (Conversation& c : legacy) {
         c.inNewDatastore = true;  // the store gives it its pgConvoId
@@ -157,7 +157,7 @@ Result<LegacyMigrationResult> ChatService::MigrateLegacy(const Principal& p, std
     out.migrated += moved;
     if (moved < take) break;
   }
-  LC_ASSIGN_OR_RETURN(out.remaining, ReadValue<std::int64_t>(store(), [&](StoreReader& r) {
+  LC_ASSIGN_OR_RETURN(out.remaining, ReadValue<std::int64_t>(ctx_.store(), [&](StoreReader& r) {
                         return r.CountLegacyConversations(p.shopId);
                       }));
   return out;

@@ -1,4 +1,4 @@
-// ChatService: reading and sending messages, with the AI handoff, automatic
+// ConversationService: reading and sending messages, with the AI handoff, automatic
 // assignment and channel deliverability rules.
 #include <fmt/format.h>
 
@@ -47,10 +47,10 @@ void AddUnique(std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-Result<Page<Message>> ChatService::ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
+Result<Page<Message>> ConversationService::ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
                                                 const std::optional<std::string>& order) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, limits().messagesDefault, limits().messagesMax));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, ctx_.limits().messagesDefault, ctx_.limits().messagesMax));
   if (order && *order != "asc" && *order != "desc") return Invalid("order must be asc or desc");
   MessageQuery q;
   q.shopId = p.shopId;
@@ -61,7 +61,7 @@ Result<Page<Message>> ChatService::ListMessages(const Principal& p, const std::s
     if (!seq) return Invalid("cursor is not valid: pass paging.nextCursor from the previous page unchanged");
     q.afterSeq = *seq;
   }
-  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<Message>>(store(), [&](StoreReader& r) -> Result<std::vector<Message>> {
+  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<Message>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Message>> {
                         LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
                         q.conversationId = c.id;
                         return r.ListMessages(q);
@@ -72,69 +72,69 @@ Result<Page<Message>> ChatService::ListMessages(const Principal& p, const std::s
     rows.resize(static_cast<std::size_t>(limit));
     out.nextCursor = EncodeMessageCursor(rows.back().seq);
   }
-  AddFileUrls(rows);
+  AddFileUrls(ctx_, rows);
   out.items = std::move(rows);
   return out;
 }
 
-Result<Message> ChatService::GetMessage(const Principal& p, const std::string& id, const std::string& messageId) {
+Result<Message> ConversationService::GetMessage(const Principal& p, const std::string& id, const std::string& messageId) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  LC_ASSIGN_OR_RETURN(Message m, ReadValue<Message>(store(), [&](StoreReader& r) -> Result<Message> {
+  LC_ASSIGN_OR_RETURN(Message m, ReadValue<Message>(ctx_.store(), [&](StoreReader& r) -> Result<Message> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto found, r.GetMessage(p.shopId, c.id, messageId));
     if (!found) return NotFound("message");
     return std::move(*found);
   }));
-  AddFileUrls(m, clock_->NowMillis() + limits().fileUrlTtlMillis);
+  AddFileUrls(ctx_, m, ctx_.clock->NowMillis() + ctx_.limits().fileUrlTtlMillis);
   return m;
 }
 
-Result<Message> ChatService::SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in) {
+Result<Message> ConversationService::SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in) {
   return SendMessageWith(p, id, in, nullptr);
 }
 
-Result<Message> ChatService::SendFileAsMember(const Principal& p, const std::string& id, const FileUpload& upload) {
+Result<Message> ConversationService::SendFileAsMember(const Principal& p, const std::string& id, const FileUpload& upload) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   if (upload.kind != "attachment") return Invalid("a conversation's files are attachments (kind attachment)");
   if (!p.memberId) return Invalid("an attachment is sent by a signed-in member");
-  const Millis now = clock_->NowMillis();
-  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(&p, "member", *p.memberId, p.shopId, upload, now));
+  const Millis now = ctx_.clock->NowMillis();
+  LC_ASSIGN_OR_RETURN(SentFile sent, PrepareAttachment(ctx_, &p, "member", *p.memberId, p.shopId, upload, now));
   SendMessageInput in;
   in.text = sent.file.name;
   auto out = SendMessageWith(p, id, in, &sent);
   if (!out.ok()) {
-    (void)options_.blobs->Delete(sent.blobKey);  // a refused send leaves no bytes behind
+    (void)ctx_.options.blobs->Delete(sent.blobKey);  // a refused send leaves no bytes behind
     return out;
   }
-  AddFileUrls(*out, now + limits().fileUrlTtlMillis);
+  AddFileUrls(ctx_, *out, now + ctx_.limits().fileUrlTtlMillis);
   return out;
 }
 
-Result<Message> ChatService::SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
-                                             SentFile* attachment) {
+Result<Message> ConversationService::SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
+                                             internal::SentFile* attachment) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
+  LC_RETURN_IF_ERROR(CheckText(in.text, "text", ctx_.limits().messageTextMax));
   std::optional<std::string> memberId = in.memberId;
   if (!memberId && p.memberId) memberId = p.memberId;  // an inbox session replies as itself
   if (in.asBot && (in.asCustomer || in.isNote)) return Invalid("a bot reply is neither a customer message nor a note");
   if (in.isTransfer && !in.asBot) return Invalid("only the AI agent hands a conversation over");
   if (!in.asCustomer && !in.asBot && (!memberId || memberId->empty()))
     return Invalid("memberId is required unless asCustomer is true");
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
 
   struct Sent {
     Message message;
     Conversation conversation;
     std::optional<Customer> customer;
   };
-  LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(store(), [&](StoreWriter& w) -> Result<Sent> {
+  LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(ctx_.store(), [&](StoreWriter& w) -> Result<Sent> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     std::optional<Customer> customer;
     if (c.customerUuid) {
       LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
     }
     Message m;
-    m.id = random_->Uuid();
+    m.id = ctx_.random->Uuid();
     m.conversationId = c.id;
     m.shopId = p.shopId;
     m.text = *in.text;
@@ -153,7 +153,7 @@ Result<Message> ChatService::SendMessageWith(const Principal& p, const std::stri
       c.lastActive = now;
     } else if (in.asBot) {
       LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
-      LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
+      LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, ctx_.limits().channelWindowMillis));
       m.senderType = "bot";
       m.senderName = "AI assistant";
       m.isBot = true;
@@ -175,12 +175,12 @@ Result<Message> ChatService::SendMessageWith(const Principal& p, const std::stri
       c.isRead = true;  // an agent writing has read the conversation
       if (!in.isNote) {
         LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
-        LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, limits().channelWindowMillis));
+        LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, ctx_.limits().channelWindowMillis));
         if (c.isChatBot) c.isChatBot = false;  // the human takes over from the AI agent
         LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
         if (shop && shop->autoAssign && !c.memberId && !c.isChatBot) {
           c.memberId = member.id;
-          events.push_back(Event{random_->Uuid(), p.shopId, "conversation.assigned", c.id, now,
+          events.push_back(Event{ctx_.random->Uuid(), p.shopId, "conversation.assigned", c.id, now,
                                  JsonObject().Str("memberId", member.id).Null("previousMemberId").Done()});
         }
         c.isCustomerRead = false;
@@ -209,18 +209,18 @@ Result<Message> ChatService::SendMessageWith(const Principal& p, const std::stri
       LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
     }
     if (!m.isNote)  // notes are internal: never an event
-      events.push_back(Event{random_->Uuid(), p.shopId, "message.created", c.id, now,
+      events.push_back(Event{ctx_.random->Uuid(), p.shopId, "message.created", c.id, now,
                              MessageEventData(m, attachment ? &attachment->eventFilesJson : nullptr)});
-    LC_RETURN_IF_ERROR(EmitEvents(w, *random_, events));
+    LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
     return Sent{std::move(m), std::move(c), std::move(customer)};
   }));
 
-  NotifyEventsQueued();
+  ctx_.NotifyEventsQueued();
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
   if (!in.asCustomer && !in.isNote && sent.conversation.channel != "online_store" &&
       sent.conversation.channel != "playground") {
-    Status st = sender_->Deliver(sent.conversation, sent.customer ? &*sent.customer : nullptr, sent.message);
+    Status st = ctx_.sender->Deliver(sent.conversation, sent.customer ? &*sent.customer : nullptr, sent.message);
     (void)st;  // logged by the sender; the message stands
   }
   return std::move(sent.message);
@@ -365,19 +365,19 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
 
 }  // namespace internal
 
-Result<Conversation> ChatService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
+Result<Conversation> ConversationService::ReceiveInbound(const Principal& p, const InboundMessageInput& in) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   if (!IsKnownChannel(in.channel)) return Invalid(UnknownChannelMessage());
-  LC_RETURN_IF_ERROR(CheckText(in.text, "text", limits().messageTextMax));
+  LC_RETURN_IF_ERROR(CheckText(in.text, "text", ctx_.limits().messageTextMax));
   if (in.customerName) LC_RETURN_IF_ERROR(CheckText(in.customerName, "customerName", 255));
   if (in.customerEmail) LC_RETURN_IF_ERROR(CheckText(in.customerEmail, "customerEmail", 254));
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
 
-  auto out = WriteValue<Conversation>(store(), [&](StoreWriter& w) -> Result<Conversation> {
-    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, *random_, p.shopId, in, now));
+  auto out = WriteValue<Conversation>(ctx_.store(), [&](StoreWriter& w) -> Result<Conversation> {
+    LC_ASSIGN_OR_RETURN(InboundRecord rec, RecordInbound(w, *ctx_.random, p.shopId, in, now));
     return std::move(rec.conversation);
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 

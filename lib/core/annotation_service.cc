@@ -1,4 +1,4 @@
-// ChatService: tags, checklist notes and custom attributes of a conversation.
+// AnnotationService: tags, checklist notes and custom attributes of a conversation.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,12 +31,12 @@ Result<std::vector<std::string>> SaveTags(StoreWriter& w, Random& random, Conver
 
 }  // namespace
 
-Result<std::vector<TagCount>> ChatService::ListTagCatalog(const Principal& p) {
+Result<std::vector<TagCount>> AnnotationService::ListTagCatalog(const Principal& p) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  return ReadValue<std::vector<TagCount>>(store(), [&](StoreReader& r) { return r.ListTagCatalog(p.shopId); });
+  return ReadValue<std::vector<TagCount>>(ctx_.store(), [&](StoreReader& r) { return r.ListTagCatalog(p.shopId); });
 }
 
-Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const std::string& id,
+Result<std::vector<std::string>> AnnotationService::AddTags(const Principal& p, const std::string& id,
                                                       const std::vector<std::string>& tags) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   // Spec: tags over 100 characters are dropped from the request; blank ones
@@ -45,13 +45,13 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
   for (const auto& t : tags) {
     if (!IsValidUtf8(t)) return Invalid("tags must be valid UTF-8");
     std::string_view trimmed = Trim(t);
-    if (trimmed.empty() || Utf8Length(trimmed) > static_cast<std::size_t>(limits().tagMax)) continue;
+    if (trimmed.empty() || Utf8Length(trimmed) > static_cast<std::size_t>(ctx_.limits().tagMax)) continue;
     kept.emplace_back(trimmed);
   }
   if (kept.empty())
-    return Invalid(fmt::format("no valid tags: each tag must be 1 to {} characters", limits().tagMax));
-  const Millis now = clock_->NowMillis();
-  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+    return Invalid(fmt::format("no valid tags: each tag must be 1 to {} characters", ctx_.limits().tagMax));
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = WriteValue<std::vector<std::string>>(ctx_.store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     bool changed = false;
     for (auto& t : kept) {
@@ -60,13 +60,13 @@ Result<std::vector<std::string>> ChatService::AddTags(const Principal& p, const 
       changed = true;
     }
     if (!changed) return c.tags;  // nothing new: no write, no event
-    return SaveTags(w, *random_, c, now);
+    return SaveTags(w, *ctx_.random, c, now);
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<std::vector<std::string>> ChatService::ReplaceTags(const Principal& p, const std::string& id,
+Result<std::vector<std::string>> AnnotationService::ReplaceTags(const Principal& p, const std::string& id,
                                                           const std::vector<std::string>& tags) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   constexpr std::size_t kToolTagMax = 50, kToolTagsKept = 100;  // spec, Limits: tool update_tags
@@ -79,58 +79,58 @@ Result<std::vector<std::string>> ChatService::ReplaceTags(const Principal& p, co
     kept.emplace_back(trimmed);
     if (kept.size() == kToolTagsKept) break;
   }
-  const Millis now = clock_->NowMillis();
-  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = WriteValue<std::vector<std::string>>(ctx_.store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.tags == kept) return c.tags;  // unchanged: no write, no event
     c.tags = kept;
-    return SaveTags(w, *random_, c, now);
+    return SaveTags(w, *ctx_.random, c, now);
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<std::vector<std::string>> ChatService::RemoveTag(const Principal& p, const std::string& id,
+Result<std::vector<std::string>> AnnotationService::RemoveTag(const Principal& p, const std::string& id,
                                                         const std::string& tag) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  const Millis now = clock_->NowMillis();
-  auto out = WriteValue<std::vector<std::string>>(store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = WriteValue<std::vector<std::string>>(ctx_.store(), [&](StoreWriter& w) -> Result<std::vector<std::string>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     auto it = std::find(c.tags.begin(), c.tags.end(), tag);
     if (it == c.tags.end()) return c.tags;  // absent: a no-op, so the call is idempotent
     c.tags.erase(it);
-    return SaveTags(w, *random_, c, now);
+    return SaveTags(w, *ctx_.random, c, now);
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<std::vector<Note>> ChatService::ListNotes(const Principal& p, const std::string& id) {
+Result<std::vector<Note>> AnnotationService::ListNotes(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  return ReadValue<std::vector<Note>>(store(), [&](StoreReader& r) -> Result<std::vector<Note>> {
+  return ReadValue<std::vector<Note>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Note>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
     return r.ListNotes(p.shopId, c.id);
   });
 }
 
-Result<Note> ChatService::CreateNote(const Principal& p, const std::string& id, const std::optional<std::string>& text) {
+Result<Note> AnnotationService::CreateNote(const Principal& p, const std::string& id, const std::optional<std::string>& text) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().noteTextMax));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<Note>(store(), [&](StoreWriter& w) -> Result<Note> {
+  LC_RETURN_IF_ERROR(CheckText(text, "text", ctx_.limits().noteTextMax));
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<Note>(ctx_.store(), [&](StoreWriter& w) -> Result<Note> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
-    Note n{random_->Uuid(), p.shopId, c.id, *text, false, now, now};
+    Note n{ctx_.random->Uuid(), p.shopId, c.id, *text, false, now, now};
     LC_RETURN_IF_ERROR(w.InsertNote(n));
     return n;
   });
 }
 
-Result<Note> ChatService::UpdateNote(const Principal& p, const std::string& id, const std::string& noteId,
+Result<Note> AnnotationService::UpdateNote(const Principal& p, const std::string& id, const std::string& noteId,
                                      const std::optional<std::string>& text) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  LC_RETURN_IF_ERROR(CheckText(text, "text", limits().noteTextMax));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<Note>(store(), [&](StoreWriter& w) -> Result<Note> {
+  LC_RETURN_IF_ERROR(CheckText(text, "text", ctx_.limits().noteTextMax));
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<Note>(ctx_.store(), [&](StoreWriter& w) -> Result<Note> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto n, w.GetNote(p.shopId, c.id, noteId));
     if (!n) return NotFound("note");
@@ -144,9 +144,9 @@ Result<Note> ChatService::UpdateNote(const Principal& p, const std::string& id, 
   });
 }
 
-Status ChatService::DeleteNote(const Principal& p, const std::string& id, const std::string& noteId) {
+Status AnnotationService::DeleteNote(const Principal& p, const std::string& id, const std::string& noteId) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return store().Write([&](StoreWriter& w) -> Status {
+  return ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(bool ok, w.DeleteNote(p.shopId, c.id, noteId));
     if (!ok) return NotFound("note");
@@ -154,23 +154,23 @@ Status ChatService::DeleteNote(const Principal& p, const std::string& id, const 
   });
 }
 
-Result<std::vector<Attribute>> ChatService::ListAttributes(const Principal& p, const std::string& id) {
+Result<std::vector<Attribute>> AnnotationService::ListAttributes(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  return ReadValue<std::vector<Attribute>>(store(), [&](StoreReader& r) -> Result<std::vector<Attribute>> {
+  return ReadValue<std::vector<Attribute>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Attribute>> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
     return r.ListAttributes(p.shopId, c.id);
   });
 }
 
-Result<Attribute> ChatService::UpsertAttribute(const Principal& p, const std::string& id,
+Result<Attribute> AnnotationService::UpsertAttribute(const Principal& p, const std::string& id,
                                                const std::optional<std::string>& name,
                                                const std::optional<std::string>& value, bool* created) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  LC_RETURN_IF_ERROR(CheckText(name, "name", limits().attributeNameMax));
-  LC_RETURN_IF_ERROR(CheckText(value, "value", limits().attributeValueMax, /*allowEmpty=*/true));
-  const Millis now = clock_->NowMillis();
+  LC_RETURN_IF_ERROR(CheckText(name, "name", ctx_.limits().attributeNameMax));
+  LC_RETURN_IF_ERROR(CheckText(value, "value", ctx_.limits().attributeValueMax, /*allowEmpty=*/true));
+  const Millis now = ctx_.clock->NowMillis();
   bool made = false;
-  auto out = WriteValue<Attribute>(store(), [&](StoreWriter& w) -> Result<Attribute> {
+  auto out = WriteValue<Attribute>(ctx_.store(), [&](StoreWriter& w) -> Result<Attribute> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto existing, w.FindAttributeByName(p.shopId, c.id, *name));
     if (existing) {
@@ -181,7 +181,7 @@ Result<Attribute> ChatService::UpsertAttribute(const Principal& p, const std::st
       if (!ok) return NotFound("attribute");
       return std::move(*existing);
     }
-    Attribute a{random_->Uuid(), p.shopId, c.id, *name, *value, now, now};
+    Attribute a{ctx_.random->Uuid(), p.shopId, c.id, *name, *value, now, now};
     LC_RETURN_IF_ERROR(w.InsertAttribute(a));
     made = true;
     return a;
@@ -190,16 +190,16 @@ Result<Attribute> ChatService::UpsertAttribute(const Principal& p, const std::st
   return out;
 }
 
-Result<Attribute> ChatService::UpdateAttribute(const Principal& p, const std::string& id,
+Result<Attribute> AnnotationService::UpdateAttribute(const Principal& p, const std::string& id,
                                                const std::string& attributeId,
                                                const std::optional<std::string>& name,
                                                const std::optional<std::string>& value) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   if (!name && !value) return Invalid("send name, value, or both");
-  if (name) LC_RETURN_IF_ERROR(CheckText(name, "name", limits().attributeNameMax));
-  if (value) LC_RETURN_IF_ERROR(CheckText(value, "value", limits().attributeValueMax, /*allowEmpty=*/true));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<Attribute>(store(), [&](StoreWriter& w) -> Result<Attribute> {
+  if (name) LC_RETURN_IF_ERROR(CheckText(name, "name", ctx_.limits().attributeNameMax));
+  if (value) LC_RETURN_IF_ERROR(CheckText(value, "value", ctx_.limits().attributeValueMax, /*allowEmpty=*/true));
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<Attribute>(ctx_.store(), [&](StoreWriter& w) -> Result<Attribute> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(auto a, w.GetAttribute(p.shopId, c.id, attributeId));
     if (!a) return NotFound("attribute");
@@ -216,9 +216,9 @@ Result<Attribute> ChatService::UpdateAttribute(const Principal& p, const std::st
   });
 }
 
-Status ChatService::DeleteAttribute(const Principal& p, const std::string& id, const std::string& attributeId) {
+Status AnnotationService::DeleteAttribute(const Principal& p, const std::string& id, const std::string& attributeId) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return store().Write([&](StoreWriter& w) -> Status {
+  return ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     LC_ASSIGN_OR_RETURN(bool ok, w.DeleteAttribute(p.shopId, c.id, attributeId));
     if (!ok) return NotFound("attribute");

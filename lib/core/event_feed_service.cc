@@ -1,4 +1,4 @@
-// ChatService: the change feed (GET /chat/events). Every event a webhook
+// EventFeedService: the change feed (GET /chat/events). Every event a webhook
 // subscription could receive, kept in the outbox for the retention period,
 // read by position: a client that stores the cursor of the last event it
 // handled and asks again from there never misses one and never sees one
@@ -31,7 +31,7 @@ bool MayRead(const Principal& p, const std::string& type) {
 
 }  // namespace
 
-Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const EventFeedRequest& r) {
+Result<EventFeedPage> EventFeedService::ListEventFeed(const Principal& p, const EventFeedRequest& r) {
   LC_RETURN_IF_ERROR(Require(p, kPermReadConversations));
   LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(r.limit, kDefaultLimit, kMaxLimit));
   std::int64_t after = 0;
@@ -63,7 +63,7 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
               types.end());
 
   EventFeedPage page;
-  LC_RETURN_IF_ERROR(store().Read([&](StoreReader& rd) -> Status {
+  LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& rd) -> Status {
     // The mark and the page come from one snapshot, so an event pruned
     // after the check cannot go missing unnoticed.
     LC_ASSIGN_OR_RETURN(std::int64_t pruned, rd.GetEventsPrunedThrough());
@@ -79,7 +79,7 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
       return MakeError(ErrorCode::kCursorExpired,
                        fmt::format("this cursor is older than the events kept ({} days): read the store's current "
                                    "state, then follow the feed from GET /chat/events without after",
-                                   options_.eventRetentionDays));
+                                   ctx_.options.eventRetentionDays));
     LC_ASSIGN_OR_RETURN(auto rows, rd.ListEventsAfter(p.shopId, after, types, limit + 1));
     page.hasMore = static_cast<int>(rows.size()) > limit;
     if (page.hasMore) rows.resize(static_cast<std::size_t>(limit));
@@ -96,9 +96,14 @@ Result<EventFeedPage> ChatService::ListEventFeed(const Principal& p, const Event
   return page;
 }
 
-Result<std::int64_t> ChatService::PruneEventFeed(int limit) {
-  const Millis before = clock_->NowMillis() - static_cast<Millis>(options_.eventRetentionDays) * 24 * 3600 * 1000;
-  return WriteValue<std::int64_t>(store(), [&](StoreWriter& w) { return w.PruneEvents(before, limit); });
+Result<std::int64_t> EventFeedService::PruneEventFeed(int limit) {
+  const Millis before = ctx_.clock->NowMillis() - static_cast<Millis>(ctx_.options.eventRetentionDays) * 24 * 3600 * 1000;
+  return WriteValue<std::int64_t>(ctx_.store(), [&](StoreWriter& w) { return w.PruneEvents(before, limit); });
+}
+
+Result<std::vector<Event>> EventFeedService::ListEvents(const Principal& p, int limit) {
+  LC_RETURN_IF_ERROR(RequireSystem(p));
+  return ReadValue<std::vector<Event>>(ctx_.store(), [&](StoreReader& r) { return r.ListEvents(p.shopId, limit); });
 }
 
 }  // namespace livechat

@@ -1,4 +1,4 @@
-// ChatService: webhook subscription management (REST /chat/webhooks and the
+// WebhookService: webhook subscription management (REST /chat/webhooks and the
 // legacy /webhook/subscriptions) and the attempt log / redelivery.
 #include <fmt/format.h>
 
@@ -70,26 +70,26 @@ constexpr std::int64_t kMaxGraceSeconds = 7 * 24 * 3600;
 
 }  // namespace
 
-Result<std::vector<WebhookSubscription>> ChatService::ListWebhooks(const Principal& p) {
+Result<std::vector<WebhookSubscription>> WebhookService::ListWebhooks(const Principal& p) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   LC_ASSIGN_OR_RETURN(auto subs, ReadValue<std::vector<WebhookSubscription>>(
-                                     store(), [&](StoreReader& r) { return r.ListSubscriptions(p.shopId); }));
-  const Millis now = clock_->NowMillis();
+                                     ctx_.store(), [&](StoreReader& r) { return r.ListSubscriptions(p.shopId); }));
+  const Millis now = ctx_.clock->NowMillis();
   for (auto& s : subs) s = Shown(std::move(s), now);
   return subs;
 }
 
-Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const CreateWebhookInput& in, bool* created) {
+Result<WebhookSubscription> WebhookService::CreateWebhook(const Principal& p, const CreateWebhookInput& in, bool* created) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   if (!in.url) return Invalid("url is required");
   LC_ASSIGN_OR_RETURN(auto events, CheckEvents(in.events));
-  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, ctx_.limits().webhookMetadataMax));
   LC_RETURN_IF_ERROR(CheckSignatureFormat(in.signatureFormat));
-  LC_ASSIGN_OR_RETURN(auto target, CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
+  LC_ASSIGN_OR_RETURN(auto target, CheckWebhookTarget(*in.url, *ctx_.resolver, ctx_.options.allowPrivateWebhookTargets));
   (void)target;
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
   bool made = false;
-  auto out = WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+  auto out = WriteValue<WebhookSubscription>(ctx_.store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
     if (in.legacy) {
       LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
       if (!shop || !PlanAllowsApiKeys(shop->plan))
@@ -108,18 +108,18 @@ Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const
       return Shown(std::move(*existing), now);
     }
     LC_ASSIGN_OR_RETURN(auto all, w.ListSubscriptions(p.shopId));
-    if (static_cast<int>(all.size()) >= limits().webhookSubscriptionsMax)
+    if (static_cast<int>(all.size()) >= ctx_.limits().webhookSubscriptionsMax)
       return MakeError(ErrorCode::kConflict, fmt::format("a store can have at most {} webhook subscriptions: delete one "
                                                          "first",
-                                                         limits().webhookSubscriptionsMax));
+                                                         ctx_.limits().webhookSubscriptionsMax));
     WebhookSubscription s;
-    s.id = "wh_" + random_->Hex(8);
+    s.id = "wh_" + ctx_.random->Hex(8);
     s.shopId = p.shopId;
     s.url = *in.url;
     s.events = events;
     s.isActive = true;
     s.signatureFormat = in.signatureFormat.value_or(kSignatureLivechat);
-    s.secret = NewSecret(*random_, s.signatureFormat);
+    s.secret = NewSecret(*ctx_.random, s.signatureFormat);
     s.secretHash = Sha256Hex(s.secret);
     s.metadataJson = in.metadataJson.value_or("{}");
     s.legacy = in.legacy;
@@ -133,20 +133,20 @@ Result<WebhookSubscription> ChatService::CreateWebhook(const Principal& p, const
   return out;
 }
 
-Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const std::string& id,
+Result<WebhookSubscription> WebhookService::UpdateWebhook(const Principal& p, const std::string& id,
                                                        const UpdateWebhookInput& in) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   std::optional<std::vector<std::string>> events;
   if (in.events) {
     LC_ASSIGN_OR_RETURN(events, CheckEvents(in.events));
   }
-  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, limits().webhookMetadataMax));
+  LC_RETURN_IF_ERROR(CheckMetadata(in.metadataJson, ctx_.limits().webhookMetadataMax));
   LC_RETURN_IF_ERROR(CheckSignatureFormat(in.signatureFormat));
   if (in.url) {
-    LC_RETURN_IF_ERROR(CheckWebhookTarget(*in.url, *resolver_, options_.allowPrivateWebhookTargets));
+    LC_RETURN_IF_ERROR(CheckWebhookTarget(*in.url, *ctx_.resolver, ctx_.options.allowPrivateWebhookTargets));
   }
-  const Millis now = clock_->NowMillis();
-  return WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<WebhookSubscription>(ctx_.store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
     LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
     if (!s) return SubscriptionNotFound();
     if (in.isActive && *in.isActive && !s->isActive) {
@@ -181,14 +181,14 @@ Result<WebhookSubscription> ChatService::UpdateWebhook(const Principal& p, const
   });
 }
 
-Result<WebhookSubscription> ChatService::RotateWebhookSecret(const Principal& p, const std::string& id,
+Result<WebhookSubscription> WebhookService::RotateWebhookSecret(const Principal& p, const std::string& id,
                                                              std::optional<std::int64_t> graceSeconds) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   const std::int64_t grace = graceSeconds.value_or(24 * 3600);
   if (grace < 0 || grace > kMaxGraceSeconds)
     return Invalid(fmt::format("gracePeriodSeconds must be 0 to {} (7 days), got {}", kMaxGraceSeconds, grace));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<WebhookSubscription>(store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<WebhookSubscription>(ctx_.store(), [&](StoreWriter& w) -> Result<WebhookSubscription> {
     LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
     if (!s) return SubscriptionNotFound();
     // The secret being replaced keeps signing for the grace period; one
@@ -200,7 +200,7 @@ Result<WebhookSubscription> ChatService::RotateWebhookSecret(const Principal& p,
       s->previousSecret.reset();
       s->previousSecretExpiresAt.reset();
     }
-    s->secret = NewSecret(*random_, s->signatureFormat);
+    s->secret = NewSecret(*ctx_.random, s->signatureFormat);
     s->secretHash = Sha256Hex(s->secret);
     s->updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateSubscription(*s));
@@ -209,38 +209,38 @@ Result<WebhookSubscription> ChatService::RotateWebhookSecret(const Principal& p,
   });
 }
 
-Status ChatService::DeleteWebhook(const Principal& p, const std::string& id) {
+Status WebhookService::DeleteWebhook(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return store().Write([&](StoreWriter& w) -> Status {
+  return ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(bool ok, w.DeleteSubscription(p.shopId, id));
     if (!ok) return SubscriptionNotFound();
     return Status::Ok();
   });
 }
 
-Result<std::vector<DeliveryAttempt>> ChatService::ListWebhookAttempts(const Principal& p, const std::string& id) {
+Result<std::vector<DeliveryAttempt>> WebhookService::ListWebhookAttempts(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return ReadValue<std::vector<DeliveryAttempt>>(store(), [&](StoreReader& r) -> Result<std::vector<DeliveryAttempt>> {
+  return ReadValue<std::vector<DeliveryAttempt>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<DeliveryAttempt>> {
     LC_ASSIGN_OR_RETURN(auto s, r.GetSubscription(p.shopId, id));
     if (!s) return SubscriptionNotFound();
-    return r.ListAttempts(p.shopId, id, limits().webhookAttemptsKept);
+    return r.ListAttempts(p.shopId, id, ctx_.limits().webhookAttemptsKept);
   });
 }
 
-Result<std::vector<WebhookDelivery>> ChatService::ListWebhookDeliveries(const Principal& p, const std::string& id) {
+Result<std::vector<WebhookDelivery>> WebhookService::ListWebhookDeliveries(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  return ReadValue<std::vector<WebhookDelivery>>(store(), [&](StoreReader& r) -> Result<std::vector<WebhookDelivery>> {
+  return ReadValue<std::vector<WebhookDelivery>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<WebhookDelivery>> {
     LC_ASSIGN_OR_RETURN(auto s, r.GetSubscription(p.shopId, id));
     if (!s) return SubscriptionNotFound();
-    return r.ListDeliveries(p.shopId, id, limits().webhookAttemptsKept);
+    return r.ListDeliveries(p.shopId, id, ctx_.limits().webhookAttemptsKept);
   });
 }
 
-Result<WebhookDelivery> ChatService::RedeliverWebhook(const Principal& p, const std::string& id,
+Result<WebhookDelivery> WebhookService::RedeliverWebhook(const Principal& p, const std::string& id,
                                                       const std::string& deliveryId) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  const Millis now = clock_->NowMillis();
-  auto out = WriteValue<WebhookDelivery>(store(), [&](StoreWriter& w) -> Result<WebhookDelivery> {
+  const Millis now = ctx_.clock->NowMillis();
+  auto out = WriteValue<WebhookDelivery>(ctx_.store(), [&](StoreWriter& w) -> Result<WebhookDelivery> {
     LC_ASSIGN_OR_RETURN(auto s, w.GetSubscription(p.shopId, id));
     if (!s) return SubscriptionNotFound();
     LC_ASSIGN_OR_RETURN(auto d, w.GetDelivery(p.shopId, deliveryId));
@@ -249,7 +249,7 @@ Result<WebhookDelivery> ChatService::RedeliverWebhook(const Principal& p, const 
     // A fresh delivery of the same event: same X-Webhook-Event-Id (receivers
     // de-duplicate on it), a new delivery id and a full retry schedule.
     WebhookDelivery nd;
-    nd.id = "dlv_" + random_->Hex(12);
+    nd.id = "dlv_" + ctx_.random->Hex(12);
     nd.shopId = p.shopId;
     nd.subscriptionId = s->id;
     nd.eventId = d->eventId;
@@ -258,15 +258,15 @@ Result<WebhookDelivery> ChatService::RedeliverWebhook(const Principal& p, const 
     LC_RETURN_IF_ERROR(w.InsertDelivery(nd));
     return nd;
   });
-  if (out.ok()) NotifyEventsQueued();
+  if (out.ok()) ctx_.NotifyEventsQueued();
   return out;
 }
 
-Result<std::pair<Principal, WebhookSubscription>> ChatService::AuthenticateWebhookSecret(const std::string& secret) {
+Result<std::pair<Principal, WebhookSubscription>> WebhookService::AuthenticateWebhookSecret(const std::string& secret) {
   if (secret.empty()) return MakeError(ErrorCode::kUnauthenticated, "missing X-Webhook-Secret header");
   const std::string hash = Sha256Hex(secret);
   LC_ASSIGN_OR_RETURN(auto s, ReadValue<std::optional<WebhookSubscription>>(
-                                  store(), [&](StoreReader& r) { return r.FindSubscriptionBySecretHash(hash); }));
+                                  ctx_.store(), [&](StoreReader& r) { return r.FindSubscriptionBySecretHash(hash); }));
   if (!s || !ConstantTimeEquals(s->secretHash, hash))
     return MakeError(ErrorCode::kInvalidApiKey, "invalid webhook secret");
   // The subscription's own secret manages that subscription only.
@@ -275,10 +275,6 @@ Result<std::pair<Principal, WebhookSubscription>> ChatService::AuthenticateWebho
   p.shopId = s->shopId;
   p.permissions = kPermManageConversations;
   return std::make_pair(p, std::move(*s));
-}
-
-void ChatService::NotifyEventsQueued() {
-  if (options_.onEventsQueued) options_.onEventsQueued();
 }
 
 namespace internal {

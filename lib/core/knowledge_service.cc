@@ -1,4 +1,4 @@
-// ChatService: store knowledge (catalog, orders, loyalty, knowledge entries),
+// KnowledgeService: store knowledge (catalog, orders, loyalty, knowledge entries),
 // the AI settings that switch the tool server's tools, public settings areas,
 // and the writes the AI agent makes (carts, after-sale requests).
 #include <rapidjson/document.h>
@@ -145,11 +145,11 @@ Status CheckAreaValue(const Area& area, const AreaField& f, const rapidjson::Val
 
 }  // namespace
 
-Result<CatalogImportResult> ChatService::ImportCatalog(const Principal& p, std::string_view json) {
+Result<CatalogImportResult> KnowledgeService::ImportCatalog(const Principal& p, std::string_view json) {
   LC_RETURN_IF_ERROR(RequireSystem(p));
   LC_ASSIGN_OR_RETURN(ParsedCatalog parsed, ParseCatalog(json, kCatalogMaxBytes));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<CatalogImportResult>(store(), [&](StoreWriter& w) -> Result<CatalogImportResult> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<CatalogImportResult>(ctx_.store(), [&](StoreWriter& w) -> Result<CatalogImportResult> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     CatalogImportResult out;
@@ -184,13 +184,13 @@ Result<CatalogImportResult> ChatService::ImportCatalog(const Principal& p, std::
   });
 }
 
-Result<AiSettings> ChatService::GetAiSettings(const Principal& p) {
-  return ReadValue<AiSettings>(store(), [&](StoreReader& r) { return LoadAiSettings(r, p.shopId); });
+Result<AiSettings> KnowledgeService::GetAiSettings(const Principal& p) {
+  return ReadValue<AiSettings>(ctx_.store(), [&](StoreReader& r) { return LoadAiSettings(r, p.shopId); });
 }
 
-Result<AiSettings> ChatService::UpdateAiSettings(const Principal& p, std::string_view patchJson) {
+Result<AiSettings> KnowledgeService::UpdateAiSettings(const Principal& p, std::string_view patchJson) {
   if (p.kind != Principal::Kind::kSystem) LC_RETURN_IF_ERROR(Require(p, kPermManageAllSettings));
-  return WriteValue<AiSettings>(store(), [&](StoreWriter& w) -> Result<AiSettings> {
+  return WriteValue<AiSettings>(ctx_.store(), [&](StoreWriter& w) -> Result<AiSettings> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     LC_ASSIGN_OR_RETURN(AiSettings current, LoadAiSettings(w, p.shopId));
@@ -200,42 +200,42 @@ Result<AiSettings> ChatService::UpdateAiSettings(const Principal& p, std::string
   });
 }
 
-Result<std::vector<CatalogHit>> ChatService::SearchCatalog(const Principal& p, const std::string& kind,
+Result<std::vector<CatalogHit>> KnowledgeService::SearchCatalog(const Principal& p, const std::string& kind,
                                                            std::string_view query, int limit,
                                                            const std::string& parentId) {
   auto terms = SearchTerms(query);
   if (terms.empty()) return Invalid("query must contain at least one word");
-  return ReadValue<std::vector<CatalogHit>>(store(), [&](StoreReader& r) {
+  return ReadValue<std::vector<CatalogHit>>(ctx_.store(), [&](StoreReader& r) {
     return parentId.empty() ? r.SearchCatalog(p.shopId, kind, terms, limit)
                             : r.SearchCatalogChildren(p.shopId, kind, parentId, terms, limit);
   });
 }
 
-Result<CatalogItem> ChatService::FindDiscountByCode(const Principal& p, const std::string& code) {
+Result<CatalogItem> KnowledgeService::FindDiscountByCode(const Principal& p, const std::string& code) {
   std::string key;
   for (char c : Trim(code)) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ReadValue<CatalogItem>(store(), [&](StoreReader& r) -> Result<CatalogItem> {
+  return ReadValue<CatalogItem>(ctx_.store(), [&](StoreReader& r) -> Result<CatalogItem> {
     LC_ASSIGN_OR_RETURN(auto item, r.FindCatalogItemByKey(p.shopId, catalog_kind::kDiscount, key));
     if (!item) return MakeError(ErrorCode::kNotFound, "no discount has the code " + code);
     return std::move(*item);
   });
 }
 
-Result<CatalogItem> ChatService::GetCatalogItem(const Principal& p, const std::string& kind, const std::string& id) {
-  return ReadValue<CatalogItem>(store(), [&](StoreReader& r) -> Result<CatalogItem> {
+Result<CatalogItem> KnowledgeService::GetCatalogItem(const Principal& p, const std::string& kind, const std::string& id) {
+  return ReadValue<CatalogItem>(ctx_.store(), [&](StoreReader& r) -> Result<CatalogItem> {
     LC_ASSIGN_OR_RETURN(auto item, r.GetCatalogItem(p.shopId, kind, id));
     if (!item) return NotFound(kind == catalog_kind::kProductFaq ? "product FAQ" : kind);
     return std::move(*item);
   });
 }
 
-Result<std::vector<CatalogItem>> ChatService::ListCatalogItems(const Principal& p, const std::string& kind,
+Result<std::vector<CatalogItem>> KnowledgeService::ListCatalogItems(const Principal& p, const std::string& kind,
                                                                const std::string& parentId, int limit) {
   return ReadValue<std::vector<CatalogItem>>(
-      store(), [&](StoreReader& r) { return r.ListCatalogItems(p.shopId, kind, parentId, "", limit); });
+      ctx_.store(), [&](StoreReader& r) { return r.ListCatalogItems(p.shopId, kind, parentId, "", limit); });
 }
 
-Result<CatalogItem> ChatService::FindOrder(const Principal& p, const std::optional<std::string>& orderNumber,
+Result<CatalogItem> KnowledgeService::FindOrder(const Principal& p, const std::optional<std::string>& orderNumber,
                                            const std::optional<std::string>& trackingNumber,
                                            const std::optional<std::string>& email) {
   const bool byNumber = orderNumber && !OrderKey(*orderNumber).empty();
@@ -243,7 +243,7 @@ Result<CatalogItem> ChatService::FindOrder(const Principal& p, const std::option
   if (!byNumber && !byTracking) return Invalid("give orderNumber or trackingNumber");
   if ((orderNumber && orderNumber->size() > 100) || (trackingNumber && trackingNumber->size() > 100))
     return Invalid("orderNumber and trackingNumber are at most 100 characters");
-  return ReadValue<CatalogItem>(store(), [&](StoreReader& r) -> Result<CatalogItem> {
+  return ReadValue<CatalogItem>(ctx_.store(), [&](StoreReader& r) -> Result<CatalogItem> {
     std::optional<CatalogItem> item;
     if (byNumber) {
       LC_ASSIGN_OR_RETURN(item, r.FindCatalogItemByKey(p.shopId, catalog_kind::kOrder, OrderKey(*orderNumber)));
@@ -270,13 +270,13 @@ Result<CatalogItem> ChatService::FindOrder(const Principal& p, const std::option
   });
 }
 
-Result<std::optional<std::string>> ChatService::GetKnowledgeDocument(const Principal& p, const std::string& name) {
+Result<std::optional<std::string>> KnowledgeService::GetKnowledgeDocument(const Principal& p, const std::string& name) {
   if (name != "size_chart" && name != "loyalty_program") return Invalid("unknown knowledge document " + name);
-  return ReadValue<std::optional<std::string>>(store(),
+  return ReadValue<std::optional<std::string>>(ctx_.store(),
                                                [&](StoreReader& r) { return r.GetShopDocument(p.shopId, name); });
 }
 
-Result<std::string> ChatService::ChangeCart(
+Result<std::string> KnowledgeService::ChangeCart(
     const Principal& p, const std::string& conversationId,
     const std::function<Result<std::string>(const std::string& lines)>& change) {
   auto load = [&](StoreReader& r, std::string* convId) -> Result<std::string> {
@@ -287,14 +287,14 @@ Result<std::string> ChatService::ChangeCart(
   };
   if (!change) {
     LC_RETURN_IF_ERROR(RequireReadConversations(p));
-    return ReadValue<std::string>(store(), [&](StoreReader& r) {
+    return ReadValue<std::string>(ctx_.store(), [&](StoreReader& r) {
       std::string id;
       return load(r, &id);
     });
   }
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<std::string>(store(), [&](StoreWriter& w) -> Result<std::string> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<std::string>(ctx_.store(), [&](StoreWriter& w) -> Result<std::string> {
     std::string convId;
     LC_ASSIGN_OR_RETURN(std::string current, load(w, &convId));
     LC_ASSIGN_OR_RETURN(std::string next, change(current));
@@ -309,7 +309,7 @@ Result<std::string> ChatService::ChangeCart(
   });
 }
 
-Result<Cart> ChatService::ManageCart(const Principal& p, const std::string& conversationId,
+Result<Cart> KnowledgeService::ManageCart(const Principal& p, const std::string& conversationId,
                                      const std::optional<CartChange>& change) {
   const ProductSource product = [&](const std::string& id) -> Result<std::string> {
     LC_ASSIGN_OR_RETURN(CatalogItem item, GetCatalogItem(p, catalog_kind::kProduct, id));
@@ -323,19 +323,19 @@ Result<Cart> ChatService::ManageCart(const Principal& p, const std::string& conv
   return cart;
 }
 
-Result<CatalogItem> ChatService::CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,
+Result<CatalogItem> KnowledgeService::CreateKnowledgeEntry(const Principal& p, const std::optional<std::string>& question,
                                                       const std::optional<std::string>& answer) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageKnowledge));
   LC_RETURN_IF_ERROR(CheckText(question, "question", 500));
   LC_RETURN_IF_ERROR(CheckText(answer, "answer", 5000));
-  LC_ASSIGN_OR_RETURN(CatalogRecord rec, NormalizeKnowledgeEntry(*question, *answer, random_->Uuid()));
+  LC_ASSIGN_OR_RETURN(CatalogRecord rec, NormalizeKnowledgeEntry(*question, *answer, ctx_.random->Uuid()));
   rec.item.shopId = p.shopId;
-  rec.item.updatedAt = clock_->NowMillis();
-  LC_RETURN_IF_ERROR(store().Write([&](StoreWriter& w) { return w.PutCatalogItem(rec.item, rec.keys); }));
+  rec.item.updatedAt = ctx_.clock->NowMillis();
+  LC_RETURN_IF_ERROR(ctx_.store().Write([&](StoreWriter& w) { return w.PutCatalogItem(rec.item, rec.keys); }));
   return rec.item;
 }
 
-Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const std::string& conversationId,
+Result<CatalogItem> KnowledgeService::CreateSupportRequest(const Principal& p, const std::string& conversationId,
                                                       const SupportRequestInput& in) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   static const char* kTypes[] = {"return", "refund", "cancel", "edit"};
@@ -345,15 +345,15 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
   LC_RETURN_IF_ERROR(CheckText(in.orderNumber, "orderNumber", 50));
   LC_RETURN_IF_ERROR(CheckText(in.reason, "reason", 1000));
   if (in.details) LC_RETURN_IF_ERROR(CheckText(in.details, "details", 5000, true));
-  const Millis now = clock_->NowMillis();
-  return WriteValue<CatalogItem>(store(), [&](StoreWriter& w) -> Result<CatalogItem> {
+  const Millis now = ctx_.clock->NowMillis();
+  return WriteValue<CatalogItem>(ctx_.store(), [&](StoreWriter& w) -> Result<CatalogItem> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, conversationId));
     LC_ASSIGN_OR_RETURN(auto order, w.FindCatalogItemByKey(p.shopId, catalog_kind::kOrder, OrderKey(*in.orderNumber)));
     if (!order) return NotFound("order " + *in.orderNumber);
     CatalogItem item;
     item.shopId = p.shopId;
     item.kind = catalog_kind::kSupportRequest;
-    item.id = random_->Uuid();
+    item.id = ctx_.random->Uuid();
     item.parentId = c.id;
     item.title = *in.type + " " + order->title;
     item.body = *in.reason;
@@ -372,7 +372,7 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
     LC_RETURN_IF_ERROR(w.PutCatalogItem(item, {}));
     // Agents see the request in the conversation as an internal note.
     Message m;
-    m.id = random_->Uuid();
+    m.id = ctx_.random->Uuid();
     m.conversationId = c.id;
     m.shopId = p.shopId;
     m.senderType = "system";
@@ -384,7 +384,7 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
     m.createdAt = now;
     m.text = fmt::format("After-sale request ({}) for order {}: {}{}", *in.type, order->title, *in.reason,
                          in.details && !in.details->empty() ? " (" + *in.details + ")" : "");
-    m.text = TruncateUtf8(m.text, static_cast<std::size_t>(limits().messageTextMax));
+    m.text = TruncateUtf8(m.text, static_cast<std::size_t>(ctx_.limits().messageTextMax));
     LC_RETURN_IF_ERROR(w.InsertMessage(m));
     c.messageCount = c.messageCount.value_or(0) + 1;
     c.updatedAt = now;
@@ -394,11 +394,11 @@ Result<CatalogItem> ChatService::CreateSupportRequest(const Principal& p, const 
   });
 }
 
-Result<std::string> ChatService::GetSettingsArea(const Principal& p, const std::string& area) {
+Result<std::string> KnowledgeService::GetSettingsArea(const Principal& p, const std::string& area) {
   LC_RETURN_IF_ERROR(RequireAnySetting(p));
   const Area* a = FindArea(area);
   if (!a) return Invalid("area must be one of " + AreaNames());
-  return ReadValue<std::string>(store(), [&](StoreReader& r) -> Result<std::string> {
+  return ReadValue<std::string>(ctx_.store(), [&](StoreReader& r) -> Result<std::string> {
     if (!a->defaults) {
       LC_ASSIGN_OR_RETURN(AiSettings s, LoadAiSettings(r, p.shopId));
       return SwitchArea(area, s);
@@ -408,7 +408,7 @@ Result<std::string> ChatService::GetSettingsArea(const Principal& p, const std::
   });
 }
 
-Result<std::string> ChatService::UpdateSettingsArea(const Principal& p, const std::string& area,
+Result<std::string> KnowledgeService::UpdateSettingsArea(const Principal& p, const std::string& area,
                                                     std::string_view patchJson) {
   const Area* a = FindArea(area);
   if (!a) return Invalid("area must be one of " + AreaNames());
@@ -435,7 +435,7 @@ Result<std::string> ChatService::UpdateSettingsArea(const Principal& p, const st
     }
     LC_RETURN_IF_ERROR(CheckAreaValue(*a, *f, m.value));
   }
-  return WriteValue<std::string>(store(), [&](StoreWriter& w) -> Result<std::string> {
+  return WriteValue<std::string>(ctx_.store(), [&](StoreWriter& w) -> Result<std::string> {
     LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
     if (!shop) return NotFound("store");
     if (!a->defaults) {
@@ -463,9 +463,9 @@ Result<std::string> ChatService::UpdateSettingsArea(const Principal& p, const st
   });
 }
 
-Result<SetupStatus> ChatService::GetSetupStatus(const Principal& p) {
+Result<SetupStatus> KnowledgeService::GetSetupStatus(const Principal& p) {
   LC_RETURN_IF_ERROR(Require(p, kPermReadSetupStatus));
-  return ReadValue<SetupStatus>(store(), [&](StoreReader& r) -> Result<SetupStatus> {
+  return ReadValue<SetupStatus>(ctx_.store(), [&](StoreReader& r) -> Result<SetupStatus> {
     SetupStatus s;
     LC_ASSIGN_OR_RETURN(AiSettings ai, LoadAiSettings(r, p.shopId));
     LC_ASSIGN_OR_RETURN(auto knowledge, r.CountCatalogItems(p.shopId, catalog_kind::kKnowledge));
@@ -490,14 +490,14 @@ Result<SetupStatus> ChatService::GetSetupStatus(const Principal& p) {
   });
 }
 
-Result<std::vector<Conversation>> ChatService::ListPlaygroundConversations(const Principal& p, std::int64_t limit) {
+Result<std::vector<Conversation>> KnowledgeService::ListPlaygroundConversations(const Principal& p, std::int64_t limit) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   if (limit < 1) return Invalid("limit must be at least 1");
   ConversationQuery q;
   q.shopId = p.shopId;
   q.channel = "playground";
   q.limit = static_cast<int>(std::min<std::int64_t>(limit, 1'000'000'000));
-  return ReadValue<std::vector<Conversation>>(store(), [&](StoreReader& r) { return r.ListConversations(q); });
+  return ReadValue<std::vector<Conversation>>(ctx_.store(), [&](StoreReader& r) { return r.ListConversations(q); });
 }
 
 }  // namespace livechat

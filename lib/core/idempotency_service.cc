@@ -1,4 +1,4 @@
-// ChatService: Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header)
+// IdempotencyService: Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header)
 // for the REST writes. The first request with a key claims it in the same
 // write transaction that checks for it, so of any number of concurrent
 // repeats exactly one runs; its response is kept 24 hours for the others.
@@ -84,24 +84,24 @@ std::optional<Result<IdempotentStart>> Decide(const std::optional<IdempotencyRec
 
 }  // namespace
 
-Result<IdempotentStart> ChatService::BeginIdempotentRequest(const Principal& p, const std::string& key,
+Result<IdempotentStart> IdempotencyService::BeginIdempotentRequest(const Principal& p, const std::string& key,
                                                              const std::string& fingerprint) {
   const std::string scope = ScopeOf(p);
-  const Millis now = clock_->NowMillis();
+  const Millis now = ctx_.clock->NowMillis();
   // A retry storm repeats a finished request: its answer comes from a read
   // snapshot, so the repeats never queue on the writer. A record is only
   // ever replaced by a later state of the same request (running, then done)
   // or by a new claim after it expired, so what the snapshot shows is an
   // answer this request may be given.
   std::optional<IdempotencyRecord> seen;
-  LC_RETURN_IF_ERROR(store().Read([&](StoreReader& r) -> Status {
+  LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& r) -> Status {
     LC_ASSIGN_OR_RETURN(seen, r.GetIdempotencyRecord(p.shopId, scope, key));
     return Status::Ok();
   }));
   if (auto decided = Decide(seen, fingerprint, now)) return std::move(*decided);
   // No usable record: claim the key in the transaction that checks it
   // again, so of concurrent first requests exactly one runs.
-  return WriteValue<IdempotentStart>(store(), [&](StoreWriter& w) -> Result<IdempotentStart> {
+  return WriteValue<IdempotentStart>(ctx_.store(), [&](StoreWriter& w) -> Result<IdempotentStart> {
     LC_ASSIGN_OR_RETURN(std::int64_t purged, w.PurgeIdempotencyRecords(now, kPurgePerClaim));
     (void)purged;
     LC_ASSIGN_OR_RETURN(auto existing, w.GetIdempotencyRecord(p.shopId, scope, key));
@@ -119,11 +119,11 @@ Result<IdempotentStart> ChatService::BeginIdempotentRequest(const Principal& p, 
   });
 }
 
-Status ChatService::FinishIdempotentRequest(const Principal& p, const std::string& key, int status,
+Status IdempotencyService::FinishIdempotentRequest(const Principal& p, const std::string& key, int status,
                                             const std::string& contentType, const std::string& body) {
   const std::string scope = ScopeOf(p);
-  const Millis now = clock_->NowMillis();
-  return store().Write([&](StoreWriter& w) -> Status {
+  const Millis now = ctx_.clock->NowMillis();
+  return ctx_.store().Write([&](StoreWriter& w) -> Status {
     LC_ASSIGN_OR_RETURN(auto r, w.GetIdempotencyRecord(p.shopId, scope, key));
     if (!r || r->done) return Status::Ok();
     // A failure of the server or a refusal by a limit is not the answer to

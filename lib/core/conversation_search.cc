@@ -1,4 +1,4 @@
-// ChatService: conversation search (GET /chat/conversations?q=). The rules
+// ConversationService: conversation search (GET /chat/conversations?q=). The rules
 // of a search live here: what a word is, the limits of a query, when the
 // last word is a prefix, the two orders and their cursors, and the
 // highlight. The store finds the texts (livechat/store/conversations.h);
@@ -258,11 +258,11 @@ SearchHighlight HighlightOf(const ConversationHit& hit, const Words& w, bool may
 
 }  // namespace
 
-Result<Page<ConversationSearchHit>> ChatService::SearchConversations(const Principal& p, const ConversationFilter& f,
+Result<Page<ConversationSearchHit>> ConversationService::SearchConversations(const Principal& p, const ConversationFilter& f,
                                                                      const ConversationSearchRequest& s,
                                                                      const PageRequest& page) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
-  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, limits().conversationsDefault, limits().conversationsMax));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, ctx_.limits().conversationsDefault, ctx_.limits().conversationsMax));
   LC_ASSIGN_OR_RETURN(ConversationQuery q, ConversationQueryOf(p, f));
   LC_ASSIGN_OR_RETURN(Words words, ParseQuery(s.q));
   ConversationSearch search;
@@ -285,7 +285,7 @@ Result<Page<ConversationSearchHit>> ChatService::SearchConversations(const Princ
     }
   }
   q.limit = limit + 1;
-  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<ConversationHit>>(store(), [&](StoreReader& r) {
+  LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<ConversationHit>>(ctx_.store(), [&](StoreReader& r) {
                         return r.SearchConversations(q, search);
                       }));
   Page<ConversationSearchHit> out;
