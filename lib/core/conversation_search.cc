@@ -269,7 +269,7 @@ Result<Page<ConversationSearchHit>> ConversationService::SearchConversations(con
   search.words = words.raw;
   search.prefixLast = words.prefixLast;
   const std::string sort = s.sort.value_or("relevance");
-  if (sort != "relevance" && sort != "lastActive") return Invalid("sort must be relevance or lastActive");
+  if (sort != "relevance" && sort != "lastActive") return Invalid(kSortValuesMessage);
   search.byRelevance = sort == "relevance";
   if (page.cursor) {
     constexpr const char* kBadCursor =

@@ -72,6 +72,17 @@ Result<Page<Conversation>> ConversationService::ListConversations(const Principa
   return RunConversationQuery(ctx_.store(), std::move(q), page, limit);
 }
 
+Result<Page<Conversation>> ConversationService::ListConversations(const Principal& p, const ConversationFilter& f,
+                                                                  const PageRequest& page,
+                                                                  const std::optional<std::string>& sort) {
+  // Without a search text the list has one order: naming it is allowed;
+  // asking for relevance, a search's order, is a mistake worth saying.
+  if (sort && *sort != "lastActive")
+    return Invalid(*sort == "relevance" ? "sort=relevance needs q: relevance is the order of a search"
+                                        : kSortValuesMessage);
+  return ListConversations(p, f, page);
+}
+
 Result<ConversationRead> ConversationService::GetConversation(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   LC_ASSIGN_OR_RETURN(auto c, ReadValue<Conversation>(

@@ -16,6 +16,9 @@ namespace livechat::internal {
 inline Error NotFound(std::string_view what) { return MakeError(ErrorCode::kNotFound, std::string(what) + " not found"); }
 inline Error Invalid(std::string message) { return MakeError(ErrorCode::kInvalidParams, std::move(message)); }
 
+// The orders a conversation list or search may name (?sort=).
+inline constexpr const char* kSortValuesMessage = "sort must be relevance or lastActive";
+
 // FORBIDDEN naming the missing permission as the settings panel shows it.
 Status Require(const Principal& p, Permission perm);
 // "Manage conversations" covers every read of conversation data.

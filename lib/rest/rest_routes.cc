@@ -90,13 +90,8 @@ Result<HttpResponse> ListConversations(RouteContext& c) {
                         c.service.conversations().SearchConversations(c.principal, filter, search, page));
     return Ok(PagedBody(result.items, AppendConversationHit, result.nextCursor, result.hasMore));
   }
-  // Without q the list has one order; naming it is allowed, asking for
-  // relevance is a mistake worth saying.
-  if (sort && *sort != "lastActive")
-    return MakeError(ErrorCode::kInvalidParams, *sort == "relevance"
-                                                    ? "sort=relevance needs q: relevance is the order of a search"
-                                                    : "sort must be relevance or lastActive");
-  LC_ASSIGN_OR_RETURN(Page<Conversation> result, c.service.conversations().ListConversations(c.principal, filter, page));
+  LC_ASSIGN_OR_RETURN(Page<Conversation> result,
+                      c.service.conversations().ListConversations(c.principal, filter, page, sort));
   return PagedConversations(result);
 }
 

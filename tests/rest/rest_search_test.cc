@@ -322,6 +322,11 @@ TEST_CASE("search: limits and bad input answer 400 and say what to fix") {
   CHECK(Search(f, "word", "&cursor=nope").status == 400);
   Reply relevanceWithoutQ = f.Get("/chat/conversations?sort=relevance");
   CHECK(relevanceWithoutQ.status() == 400);
+  CHECK(relevanceWithoutQ.code() == "INVALID_PARAMS");
+  CHECK(relevanceWithoutQ.message() == "sort=relevance needs q: relevance is the order of a search");
+  Reply unknownWithoutQ = f.Get("/chat/conversations?sort=newest");
+  CHECK(unknownWithoutQ.status() == 400);
+  CHECK(unknownWithoutQ.message() == "sort must be relevance or lastActive");
   CHECK(f.Get("/chat/conversations?sort=lastActive").status() == 200);
   // FTS and tsquery syntax in the words is text, not syntax.
   CHECK(Search(f, "word\" OR \"x").status == 200);

@@ -105,6 +105,11 @@ class ConversationService {
 
   // ---- Conversations ----
   Result<Page<Conversation>> ListConversations(const Principal& p, const ConversationFilter& f, const PageRequest& page);
+  // The same, with the order the request named (?sort= without q): absent or
+  // "lastActive" lists; "relevance" (a search's order) and anything else are
+  // INVALID_PARAMS, checked before the permission.
+  Result<Page<Conversation>> ListConversations(const Principal& p, const ConversationFilter& f, const PageRequest& page,
+                                               const std::optional<std::string>& sort);
   // The conversations ListConversations would list that match `s`
   // (conversation_search.cc), with where each matched.
   Result<Page<ConversationSearchHit>> SearchConversations(const Principal& p, const ConversationFilter& f,
