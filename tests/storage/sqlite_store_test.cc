@@ -413,8 +413,24 @@ TEST_CASE("sqlite: the WAL is checkpointed by a thread of its own, not by a comm
   Counter& writer = metrics.GetCounter(metric::kSqliteCheckpointsWriter, "");
   Gauge& walPages = metrics.GetGauge(metric::kSqliteWalPages, "");
   Put(*s, [&](StoreWriter& w) { return w.InsertShop(MakeShop(kShop)); });
+  // A Read held open from before the writes keeps the WAL from starting
+  // again (it would, whenever a background copy finished between two
+  // commits), so the page count after the last commit is all 60 writes'.
+  std::promise<void> snapshotTaken, writesDone;
+  std::thread holder([&] {
+    (void)s->Read([&](StoreReader& r) -> Status {
+      auto shop = r.GetShop(kShop);  // the first read fixes the snapshot
+      snapshotTaken.set_value();
+      writesDone.get_future().wait();
+      if (!shop.ok()) return shop.error();
+      return Status::Ok();
+    });
+  });
+  snapshotTaken.get_future().wait();
   AddCustomers(*s, 0, 60);
   CHECK(walPages.Value() >= 60);
+  writesDone.set_value();
+  holder.join();
   // The commits that crossed 20 pages asked the checkpointer; it runs apart
   // from them, so wait for it.
   for (int i = 0; i < 200 && background.Value() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
