@@ -59,6 +59,9 @@ class Connection {
   std::int64_t LastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
   int Changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
+  // How long a call waits for another connection's lock before SQLITE_BUSY.
+  int busyTimeoutMillis() const { return busyTimeoutMillis_; }
+  void setBusyTimeoutMillis(int millis) { busyTimeoutMillis_ = millis; }
 
  private:
   explicit Connection(sqlite3* db) : db_(db) {}

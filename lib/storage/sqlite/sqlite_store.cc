@@ -175,6 +175,8 @@ class SqliteStore final : public Store {
   int checkpointPages_ = 0;
   int writerCheckpointPages_ = 0;
   int nextCheckpointAt_ = 0;  // WAL pages; the writer's (under writeMu_)
+  int nextWriterCheckpointAt_ = 0;
+  static constexpr int kRestartWaitMillis = 250;
   int lastWalPages_ = 0;
   std::atomic<int> nestedWriters_{0};  // threads in a Read that Write
   Counter* writerCheckpoints_ = nullptr;
@@ -241,6 +243,7 @@ Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
       store->checkpointPages_ = options.checkpointPages;
       store->nextCheckpointAt_ = options.checkpointPages;
       store->writerCheckpointPages_ = std::max(options.writerCheckpointPages, options.checkpointPages);
+      store->nextWriterCheckpointAt_ = store->writerCheckpointPages_;
       store->checkpointer_ = std::make_unique<Checkpointer>(std::move(conn), done);
       // Replaces SQLite's automatic checkpoint, itself a WAL hook.
       sqlite3_wal_hook(w.handle(), &SqliteStore::OnWalCommit, self);
@@ -253,9 +256,12 @@ int SqliteStore::OnWalCommit(void* self, sqlite3* db, const char* dbName, int pa
   auto* store = static_cast<SqliteStore*>(self);
   if (store->walPages_ != nullptr) store->walPages_->Set(pages);
   // Fewer pages than last time: the WAL started again from its beginning.
-  if (pages < store->lastWalPages_) store->nextCheckpointAt_ = store->checkpointPages_;
+  if (pages < store->lastWalPages_) {
+    store->nextCheckpointAt_ = store->checkpointPages_;
+    store->nextWriterCheckpointAt_ = store->writerCheckpointPages_;
+  }
   store->lastWalPages_ = pages;
-  if (pages >= store->writerCheckpointPages_) {
+  if (pages >= store->nextWriterCheckpointAt_) {
     // The WAL starts again from its beginning only at a write that finds
     // every frame copied, which background copies chasing a steady stream of
     // commits seldom see (measured: 32,000 pages under 16 senders). So here
@@ -269,13 +275,22 @@ int SqliteStore::OnWalCommit(void* self, sqlite3* db, const char* dbName, int pa
     // inside a Read, on this thread or waiting on another, holds a snapshot
     // the RESTART would wait for until the busy timeout: then it copies
     // without waiting, and a later commit restarts the WAL.
+    //
+    // A reader that keeps its snapshot long (a backup, a slow export) would
+    // hold every commit here for the busy timeout: the wait is cut to
+    // kRestartWaitMillis, and after a RESTART that gave up the next comes
+    // only once the WAL has grown by writerCheckpointPages again.
     const bool snapshotHeld = store->FindHeld(false) != nullptr || store->nestedWriters_.load() > 0;
     const int mode = snapshotHeld ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART;
     std::lock_guard running(store->checkpointer_->running());
+    Connection& writer = *store->writer_;
+    const int busyTimeout = writer.busyTimeoutMillis();
+    writer.setBusyTimeoutMillis(std::min(busyTimeout, kRestartWaitMillis));
     int logFrames = 0, copied = 0;
-    if (sqlite3_wal_checkpoint_v2(db, dbName, mode, &logFrames, &copied) == SQLITE_OK &&
-        store->writerCheckpoints_ != nullptr)
-      store->writerCheckpoints_->Inc();
+    const int rc = sqlite3_wal_checkpoint_v2(db, dbName, mode, &logFrames, &copied);
+    writer.setBusyTimeoutMillis(busyTimeout);
+    if (rc == SQLITE_OK && store->writerCheckpoints_ != nullptr) store->writerCheckpoints_->Inc();
+    if (rc == SQLITE_BUSY && !snapshotHeld) store->nextWriterCheckpointAt_ = pages + store->writerCheckpointPages_;
   } else if (pages >= store->nextCheckpointAt_) {
     // Once per checkpointPages new pages: a page that hot rows rewrite is
     // then copied once per batch of commits, not after each.
