@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # How many waiting widgets one livechatd holds while the REST API stays
 # responsive: p99 of GET /chat/conversations (wrk, 16 connections) with 0,
-# 500 and 2,000 widgets waiting in long-polls on --storefront-listen, and the
-# same with widgets on the main listener for comparison.
+# 1,000 and 10,000 widgets waiting in long-polls on --storefront-listen, and
+# 10,000 on the main listener; livechatd's threads and resident memory with
+# each (memory per waiter: the growth over the row without widgets).
 # Writes bench/results/storefront.txt; RESULTS.md is written by hand from it.
 # Usage: bench/storefront.sh [BUILD_DIR] [DURATION_SECONDS]   (BUILD_DIR default build-bench)
 set -euo pipefail
@@ -42,13 +43,12 @@ mkdir -p "$here/results"
 run() {
   local label=$1 widgets=$2 apart=$3 args=(--db "$db" --listen 127.0.0.1:18180 --access-log off
                                              --rate-limit-key 1000000000 --rate-limit-ip 1000000000 --threads 64
-                                             --storefront-sessions-per-ip 1000000000)
+                                             --storefront-sessions-per-ip 1000000000
+                                             --storefront-waiters 11000 --max-connections 11000)
   local wbase=http://127.0.0.1:18180
   if [ "$apart" = yes ]; then
-    args+=(--storefront-listen 127.0.0.1:18181 --storefront-threads $((widgets + 64)) --storefront-waiters $((widgets + 16)))
+    args+=(--storefront-listen 127.0.0.1:18181)
     wbase=http://127.0.0.1:18181
-  else
-    args+=(--storefront-waiters 16)
   fi
   "$build/hosts/livechatd" "${args[@]}" >"$work/d.out" 2>"$work/d.err" &
   pids+=($!)
@@ -74,8 +74,6 @@ run() {
 }
 
 run "baseline" 0 yes
-run "500 waiting widgets" 500 yes
-run "2000 waiting widgets" 2000 yes
-run "500 widgets on the main listener (no --storefront-listen; waiters capped at 16 of 64 threads)" 500 no
-run "2000 widgets on the main listener (no --storefront-listen; waiters capped at 16 of 64 threads)" 2000 no
-cat "$out"
+run "1000 waiting widgets" 1000 yes
+run "10000 waiting widgets" 10000 yes
+run "10000 waiting widgets on the main listener (no --storefront-listen)" 10000 no

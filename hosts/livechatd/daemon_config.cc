@@ -494,9 +494,9 @@ const FlagSpec kFlags[] = {
     {"storefront-sessions-per-ip", "N", "30",
      "new storefront visitor sessions per minute per source IP (the widget API has no credential)", false,
      ApplyStorefrontSessionsPerIp},
-    {"storefront-waiters", "N", "threads / 4",
-     "long-polls of waiting widgets held at once; more are answered at once and retry, so widgets never take the "
-     "threads the REST API needs",
+    {"storefront-waiters", "N", "10000",
+     "long-polls of waiting widgets held at once (a waiting poll holds its connection, not a thread); more are "
+     "answered at once and retry a second later",
      false, ApplyStorefrontWaiters},
     {"files-dir", "DIR", "DB_PATH.files",
      "directory of uploaded files (attachments, logos, avatars, icons, contact imports); back it up with the "

@@ -123,6 +123,16 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
   h.handle = [&site](livechat::HttpRequest& req) {
     std::string id = RequestIdFor(req);
     livechat::HttpResponse res = site.Handle(req);
+    if (res.deferred) {
+      // The answer that comes later carries the id.
+      res.deferred = [inner = std::move(res.deferred), id](livechat::HttpReply reply) {
+        inner([reply = std::move(reply), id](livechat::HttpResponse later) {
+          later.SetHeader("X-Request-Id", id);
+          reply(std::move(later));
+        });
+      };
+      return res;
+    }
     res.SetHeader("X-Request-Id", std::move(id));
     return res;
   };

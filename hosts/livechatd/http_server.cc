@@ -643,11 +643,44 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     }
     request_.body.clear();
     request_.body.shrink_to_fit();
+    if (res.deferred) return Defer(std::move(res.deferred));
     if (res.stream) return Stream(std::move(res));  // writes from this worker, as its producer runs here
+    Reply(std::move(res));
+  }
+
+  // From any thread, once: the answer goes to the connection's strand.
+  void Reply(livechat::HttpResponse res) {
     const bool close = !keepAlive_ || AsksToClose(res) || server_->stopping();
     net::post(executor_, [self = shared_from_this(), res = std::move(res), close]() mutable {
       self->Answer(std::move(res), close);
     });
+  }
+
+  // An answer that comes later (a long-poll): the worker is free at once.
+  // The connection stays in kHandling, with no operation pending, until the
+  // adapter's reply arrives; the guard keeps the I/O threads for it. A
+  // client that leaves meanwhile is noticed when the answer is written.
+  void Defer(std::function<void(livechat::HttpReply)> deferred) {
+    struct Pending {
+      std::shared_ptr<Connection> connection;
+      net::executor_work_guard<net::io_context::executor_type> work;
+    };
+    auto pending = std::make_shared<std::optional<Pending>>(Pending{shared_from_this(), server_->Work()});
+    try {
+      deferred([pending](livechat::HttpResponse res) {
+        if (!*pending) return;  // a second reply: the first was the answer
+        auto connection = std::move((*pending)->connection);
+        auto work = std::move((*pending)->work);
+        pending->reset();
+        connection->Reply(std::move(res));
+      });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "livechatd: exception deferring %s %s: %s\n", method_.c_str(),
+                   request_.target.substr(0, request_.target.find('?')).c_str(), e.what());
+      net::post(executor_, [self = shared_from_this()] {
+        self->Refuse(500, "The server could not complete the request.");
+      });
+    }
   }
 
   // A request the server refuses itself; the connection closes after it

@@ -458,10 +458,7 @@ void MakeAdapters(const livechatd::DaemonConfig& cfg, Parts& p) {
   livechat::StorefrontOptions storefrontOptions;
   storefrontOptions.allowedOrigins = cfg.storefrontOrigins;
   storefrontOptions.trustedProxies = p.trustedProxies;
-  const bool storefrontApart = cfg.storefrontPort >= 0;
-  storefrontOptions.maxWaiters =
-      cfg.storefrontWaiters > 0 ? cfg.storefrontWaiters
-                                : std::max(1, (storefrontApart ? StorefrontThreads(cfg) : p.httpThreads) / 4);
+  if (cfg.storefrontWaiters > 0) storefrontOptions.maxWaiters = cfg.storefrontWaiters;
   p.storefront = std::make_unique<livechat::StorefrontApi>(*p.service, storefrontOptions);
   p.files = std::make_unique<livechat::FileServer>(*p.service);
 }

@@ -46,6 +46,10 @@ class StreamSink {
   virtual bool Open() { return true; }
 };
 
+struct HttpResponse;
+// Takes the real answer to a deferred response (HttpResponse::deferred).
+using HttpReply = std::function<void(HttpResponse)>;
+
 struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
@@ -56,6 +60,13 @@ struct HttpResponse {
   // returns when the stream is over or a Write failed. Copyable, so what it
   // holds (a stream slot) is shared and released when the last copy goes.
   std::function<void(StreamSink&)> stream;
+  // An answer that is not ready yet (a long-poll waiting for a change): set
+  // instead of everything else. The host calls it once, after the handler
+  // returned, with `reply`; the adapter calls `reply` once, from any thread,
+  // with the real answer (never itself deferred). Meanwhile the request
+  // holds no thread of the host's. A host that cannot wait that way calls
+  // AwaitReply.
+  std::function<void(HttpReply reply)> deferred;
   // The route template the adapter matched ("/chat/conversations/{conversationId}"),
   // empty when it answered before routing or no route matched. Never sent: hosts
   // label metrics with it without parsing the target again.
@@ -64,6 +75,10 @@ struct HttpResponse {
   void SetHeader(std::string name, std::string value);
   std::optional<std::string> Header(std::string_view name) const;
 };
+
+// The real answer to `res`: `res` itself, or, when it is deferred, the
+// answer its reply brings, waited for on this thread.
+HttpResponse AwaitReply(HttpResponse res);
 
 // What a router's route table says about one request. Every router (REST,
 // storefront, platform, files, GraphQL, MCP) looks requests up in its table

@@ -23,23 +23,32 @@ struct StorefrontOptions {
   // Origins allowed to call the API from a browser ("https://shop.example").
   // Empty: any origin (the API carries no cookies; the token is a header).
   std::vector<std::string> allowedOrigins;
-  // Long-poll: at most this many requests wait at once; the rest are answered
-  // at once with retryAfterMs, so waiting widgets never hold more than this
-  // many of the host's HTTP threads.
-  int maxWaiters = 16;
+  // Long-poll (GET /storefront/updates?wait=N). A waiting poll holds no
+  // thread: Handle returns a deferred answer (HttpResponse::deferred) that
+  // is given when the conversation changes or the wait ends. At most
+  // maxWaiters wait at once (each holds its connection and about a
+  // kilobyte); the rest are answered at once with retryAfterMs.
+  int maxWaiters = 10'000;
   Millis maxWaitMillis = 25'000;   // the longest a poll waits (?wait= is capped here)
   Millis retryAfterMillis = 1'000; // what a poll over the cap is told to wait
   // A waiting poll wakes when ChatService reports a change to its
   // conversation (SetConversationObserver); it also re-reads the store this
-  // often, for writes the observer cannot see (another process on the database).
+  // often, for writes the observer cannot see (another process on the
+  // database), but never so often that these reads pass
+  // fallbackReadsPerSecond in all (0: no such bound).
   Millis fallbackPollMillis = 2'000;
+  int fallbackReadsPerSecond = 500;
+  // Threads that read waiting polls again when they wake (and a timer
+  // thread besides).
+  int pollThreads = 2;
   sdk::SdkLimits sdkLimits;
   std::vector<Cidr> trustedProxies;  // peers whose X-Forwarded-For is believed (the client's address)
 };
 
 // Thread-safe. Registers itself as the service's conversation observer for
-// its lifetime (one StorefrontApi per ChatService). Waiting polls return early
-// when the object is destroyed.
+// its lifetime (one StorefrontApi per ChatService). Waiting polls are
+// answered early when the object is destroyed (and the destructor waits
+// for it): every deferred answer it gave must have been given its reply.
 class StorefrontApi {
  public:
   StorefrontApi(ChatService& service, StorefrontOptions options);
@@ -49,6 +58,8 @@ class StorefrontApi {
 
   // True for targets under /storefront/.
   static bool Owns(std::string_view target);
+  // The answer; for a poll that waits, a deferred one (the host gives it a
+  // reply, or calls AwaitReply).
   HttpResponse Handle(const HttpRequest& req);
 
   // Polls waiting right now (metrics, tests).

@@ -1,4 +1,6 @@
 #include <cctype>
+#include <future>
+#include <memory>
 
 #include "livechat/http.h"
 
@@ -35,6 +37,15 @@ void HttpResponse::SetHeader(std::string name, std::string value) {
     }
   }
   headers.emplace_back(std::move(name), std::move(value));
+}
+
+HttpResponse AwaitReply(HttpResponse res) {
+  if (!res.deferred) return res;
+  auto answer = std::make_shared<std::promise<HttpResponse>>();
+  std::future<HttpResponse> done = answer->get_future();
+  auto deferred = std::move(res.deferred);
+  deferred([answer](HttpResponse r) { answer->set_value(std::move(r)); });
+  return done.get();
 }
 
 Error MethodNotAllowedError(std::string_view method, std::string_view allow) {

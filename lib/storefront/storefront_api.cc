@@ -4,6 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <thread>
+#include <vector>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -21,6 +27,7 @@ namespace livechat {
 namespace {
 
 using rapidjson::Value;
+using Steady = std::chrono::steady_clock;
 
 constexpr int kTrackedKept = 50;  // tracked events (and trigger/article runs) kept per session
 
@@ -76,26 +83,194 @@ struct StorefrontApi::Impl {
   sdk::CommandValidator validator;
   std::atomic<int> waiting{0};
 
-  // The polls waiting on one conversation: woken only by its own changes.
-  struct Slot {
-    std::condition_variable cv;
-    std::uint64_t generation = 0;
-    int waiters = 0;
+  // A poll waiting for a change to its conversation (or to its session
+  // before one exists). It holds no thread: it is kept here until a change
+  // to its key, its next fallback read or its deadline, and then a poller
+  // thread reads it again and answers it or keeps it waiting.
+  struct Waiter {
+    VisitorSession session;
+    std::string key;  // WaitKey(session)
+    std::string origin;
+    std::int64_t after = 0;
+    std::string shown;  // the view the widget shows
+    bool viewGiven = false;
+    bool typingShown = false;
+    bool capped = false;
+    Steady::time_point deadline;
+    std::uint64_t seen = 0;        // the key's generation the last read saw (guarded by mu)
+    std::uint64_t timerEpoch = 0;  // timers of an older epoch are stale (guarded by mu)
+    bool queued = false;           // in `ready` (guarded by mu)
+    bool done = false;             // answered (guarded by mu)
+    HttpReply reply;
   };
-  std::mutex mu;  // guards slots, every Slot, stopping
-  std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
-  bool stopping = false;
+  // The polls waiting on one key. `holders` also counts a poll between
+  // taking the generation and registering, so a change in that gap is seen.
+  struct Slot {
+    std::uint64_t generation = 0;
+    int holders = 0;
+    std::vector<std::shared_ptr<Waiter>> waiters;
+  };
+  struct Timer {
+    Steady::time_point at;
+    std::uint64_t epoch;
+    std::shared_ptr<Waiter> waiter;
+    bool operator>(const Timer& o) const { return at > o.at; }
+  };
+  std::mutex mu;  // guards everything below and the Waiter fields marked so
+  std::condition_variable work;     // pollers: `ready` has a waiter, or closing
+  std::condition_variable ticking;  // the timer thread: an earlier timer, or closing
+  std::condition_variable drained;  // the destructor: no waiter left
+  std::unordered_map<std::string, Slot> slots;
+  std::deque<std::shared_ptr<Waiter>> ready;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
+  int registered = 0;     // waiters in slots
+  bool stopping = false;  // WakeAll: answer every waiter, wait no more
+  bool closing = false;   // the destructor: the threads end
+  std::vector<std::thread> threads;
 
   void Notify(const std::string& key) {
     std::lock_guard<std::mutex> lock(mu);
     auto it = slots.find(key);
     if (it == slots.end()) return;
-    ++it->second->generation;
-    it->second->cv.notify_all();
+    ++it->second.generation;
+    for (auto& w : it->second.waiters) Enqueue(w);
+  }
+
+  // Under mu.
+  void Enqueue(const std::shared_ptr<Waiter>& w) {
+    if (w->queued || w->done) return;
+    w->queued = true;
+    ready.push_back(w);
+    work.notify_one();
+  }
+  // Under mu.
+  void Schedule(const std::shared_ptr<Waiter>& w, Steady::time_point at) {
+    const bool earliest = timers.empty() || at < timers.top().at;
+    timers.push(Timer{at, ++w->timerEpoch, w});
+    if (earliest) ticking.notify_one();
+  }
+  // Under mu. How long a waiter goes without a fallback read: at least
+  // fallbackPollMillis, and longer when so many wait that the reads would
+  // pass fallbackReadsPerSecond in all (they are for writes the observer
+  // cannot see, not for the changes it reports).
+  Steady::duration FallbackEvery() const {
+    const Millis spread = options.fallbackReadsPerSecond > 0
+                              ? static_cast<Millis>(registered) * 1000 / options.fallbackReadsPerSecond
+                              : 0;
+    return std::chrono::milliseconds(std::max<Millis>(options.fallbackPollMillis, spread));
+  }
+  // Under mu: a poll that took a slot's generation no longer holds it.
+  void Release(const std::string& key) {
+    auto it = slots.find(key);
+    if (it != slots.end() && --it->second.holders == 0) slots.erase(it);
+  }
+
+  // On the thread that got the deferred answer: the poll waits from now.
+  void Register(const std::shared_ptr<Waiter>& w, HttpReply reply) {
+    std::lock_guard<std::mutex> lock(mu);
+    w->reply = std::move(reply);
+    Slot& slot = slots[w->key];
+    slot.waiters.push_back(w);
+    ++registered;
+    if (stopping || slot.generation != w->seen) {
+      Enqueue(w);
+    } else {
+      Schedule(w, std::min(w->deadline, Steady::now() + FallbackEvery()));
+    }
+  }
+
+  // A poller thread: reads each ready waiter again, and answers it or lets
+  // it wait on.
+  void PollLoop() {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      work.wait(lock, [&] { return closing || !ready.empty(); });
+      if (ready.empty()) return;
+      std::shared_ptr<Waiter> w = std::move(ready.front());
+      ready.pop_front();
+      w->queued = false;
+      const std::uint64_t seen = slots[w->key].generation;  // before the read: a change during it is not missed
+      const bool last = stopping;
+      lock.unlock();
+      auto u = service.storefront().VisitorPoll(w->session, w->after);
+      std::optional<HttpResponse> answer;
+      if (!u.ok()) {
+        answer = Fail(u.error(), w->origin);
+      } else if (last || Changed(*u, *w) || Steady::now() >= w->deadline) {
+        answer = Json(200, Data(UpdatesJson(*u, w->after, w->capped)), w->origin);
+      }
+      lock.lock();
+      if (answer) {
+        Finish(w);
+        HttpReply reply = std::move(w->reply);
+        lock.unlock();
+        reply(std::move(*answer));
+        lock.lock();
+        continue;
+      }
+      w->seen = seen;
+      if (stopping || slots[w->key].generation != seen) {
+        Enqueue(w);
+      } else {
+        Schedule(w, std::min(w->deadline, Steady::now() + FallbackEvery()));
+      }
+    }
+  }
+  // Under mu: the waiter leaves its slot.
+  void Finish(const std::shared_ptr<Waiter>& w) {
+    w->done = true;
+    auto it = slots.find(w->key);
+    if (it != slots.end()) {
+      auto& list = it->second.waiters;
+      list.erase(std::remove(list.begin(), list.end(), w), list.end());
+    }
+    Release(w->key);
+    --registered;
+    waiting.fetch_sub(1);
+    if (registered == 0) drained.notify_all();
+  }
+
+  // The timer thread: a waiter whose deadline or fallback read came is ready.
+  void TimerLoop() {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!closing) {
+      if (timers.empty()) {
+        ticking.wait(lock);
+        continue;
+      }
+      const Steady::time_point at = timers.top().at;
+      if (at > Steady::now()) {
+        ticking.wait_until(lock, at);
+        continue;
+      }
+      Timer t = timers.top();
+      timers.pop();
+      if (t.epoch == t.waiter->timerEpoch) Enqueue(t.waiter);
+    }
+  }
+
+  // Whether a read has something the widget does not show yet.
+  static bool Changed(const VisitorUpdates& u, const Waiter& w) {
+    return !u.messages.empty() || u.view != w.shown || (!w.viewGiven && u.typing.empty() == w.typingShown);
   }
 
   Impl(ChatService& s, StorefrontOptions o)
-      : service(s), options(std::move(o)), validator(s.clock(), options.sdkLimits) {}
+      : service(s), options(std::move(o)), validator(s.clock(), options.sdkLimits) {
+    threads.emplace_back([this] { TimerLoop(); });
+    for (int i = 0; i < std::max(1, options.pollThreads); ++i) threads.emplace_back([this] { PollLoop(); });
+  }
+  ~Impl() {
+    std::unique_lock<std::mutex> lock(mu);
+    stopping = true;
+    for (auto& [key, slot] : slots)
+      for (auto& w : slot.waiters) Enqueue(w);
+    drained.wait(lock, [&] { return registered == 0; });
+    closing = true;
+    work.notify_all();
+    ticking.notify_all();
+    lock.unlock();
+    for (auto& t : threads) t.join();
+  }
 
   HttpResponse Json(int status, std::string body, const std::string& origin) {
     HttpResponse r;
@@ -412,56 +587,51 @@ struct StorefrontApi::Impl {
       wait = std::min<Millis>(*parsed * 1000, options.maxWaitMillis);
     }
     // Over the cap a poll answers at once and tells the widget when to ask
-    // again: the waiting widgets can never take every HTTP thread.
+    // again: waiting polls hold no thread, but each holds memory and a
+    // connection.
     bool capped = false;
+    const std::string key = WaitKey(*s);
     if (wait > 0) {
-      if (waiting.fetch_add(1) >= options.maxWaiters) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (stopping) {
+        wait = 0;
+      } else if (waiting.fetch_add(1) >= options.maxWaiters) {
         waiting.fetch_sub(1);
         capped = true;
         wait = 0;
       }
     }
-    const std::string key = WaitKey(*s);
-    std::shared_ptr<Slot> slot;
+    std::uint64_t seen = 0;
     if (wait > 0) {
       std::lock_guard<std::mutex> lock(mu);
-      auto& entry = slots[key];
-      if (!entry) entry = std::make_shared<Slot>();
-      ++entry->waiters;
-      slot = entry;
+      Slot& slot = slots[key];
+      ++slot.holders;
+      seen = slot.generation;  // taken before the read: a change during it is not missed
     }
-    struct Leave {
-      Impl* impl;
-      const std::string& key;
-      std::shared_ptr<Slot>& slot;
-      ~Leave() {
-        if (!slot) return;
-        impl->waiting.fetch_sub(1);
-        std::lock_guard<std::mutex> lock(impl->mu);
-        if (--slot->waiters == 0) impl->slots.erase(key);
-      }
-    } leave{this, key, slot};
-
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait);
-    for (;;) {
-      std::uint64_t seen = 0;
-      if (slot) {
+    auto u = service.storefront().VisitorPoll(*s, after);
+    auto w = std::make_shared<Waiter>();
+    w->shown = shown ? *shown : (u.ok() ? u->view : std::string());
+    w->viewGiven = viewGiven;
+    w->typingShown = typingShown;
+    if (!u.ok() || wait == 0 || Changed(*u, *w)) {
+      if (wait > 0) {
         std::lock_guard<std::mutex> lock(mu);
-        seen = slot->generation;  // taken before the read: a change during it is not missed
+        Release(key);
+        waiting.fetch_sub(1);
       }
-      auto u = service.storefront().VisitorPoll(*s, after);
       if (!u.ok()) return Fail(u.error(), origin);
-      if (!shown) shown = u->view;
-      const bool changed = !u->messages.empty() || u->view != *shown ||
-                           (!viewGiven && u->typing.empty() == typingShown);
-      if (!slot || changed || std::chrono::steady_clock::now() >= deadline)
-        return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
-      std::unique_lock<std::mutex> lock(mu);
-      const auto until = std::min(deadline, std::chrono::steady_clock::now() +
-                                                std::chrono::milliseconds(options.fallbackPollMillis));
-      slot->cv.wait_until(lock, until, [&] { return stopping || slot->generation != seen; });
-      if (stopping) return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
+      return Json(200, Data(UpdatesJson(*u, after, capped)), origin);
     }
+    w->session = std::move(*s);
+    w->key = key;
+    w->origin = origin;
+    w->after = after;
+    w->capped = capped;
+    w->deadline = Steady::now() + std::chrono::milliseconds(wait);
+    w->seen = seen;
+    HttpResponse later;
+    later.deferred = [this, w](HttpReply reply) { Register(w, std::move(reply)); };
+    return later;
   }
 
   // What a waiting poll listens to: its conversation, or its session before one exists.
@@ -541,7 +711,8 @@ int StorefrontApi::waiters() const { return impl_->waiting.load(); }
 void StorefrontApi::WakeAll() {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->stopping = true;
-  for (auto& [key, slot] : impl_->slots) slot->cv.notify_all();
+  for (auto& [key, slot] : impl_->slots)
+    for (auto& w : slot.waiters) impl_->Enqueue(w);
 }
 
 }  // namespace livechat

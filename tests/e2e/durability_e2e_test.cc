@@ -60,27 +60,6 @@ std::set<std::string> MessageIds(int port, const std::string& key, const std::st
   return ids;
 }
 
-// A counter of livechatd's /metrics (admin listener).
-double Metric(int adminPort, const std::string& name) {
-  httplib::Client cli = e2e::MakeClient(adminPort);
-  auto res = cli.Get("/metrics");
-  REQUIRE(res);
-  REQUIRE(res->status == 200);
-  const std::string& body = res->body;
-  const std::string prefix = "\n" + name + " ";
-  auto at = body.find(prefix);
-  REQUIRE_MESSAGE(at != std::string::npos, name << " not in /metrics");
-  return std::stod(body.substr(at + prefix.size()));
-}
-
-int AdminPort(Daemon& d) {
-  auto line = d.process->WaitForLine("admin listener on ", 5s);
-  REQUIRE(line.has_value());
-  auto colon = line->find(':', line->find("127.0.0.1"));
-  REQUIRE(colon != std::string::npos);
-  return std::stoi(line->substr(colon + 1));
-}
-
 struct Round {
   std::map<std::string, std::set<std::string>> acked;  // conversation -> ids answered 201
   int attempted = 0;                                   // requests sent, answered or not
@@ -92,7 +71,7 @@ struct Round {
 // killed, which happens once `before` sends have been answered.
 Round SendThenKill(Daemon& d, const std::string& key, const std::string& member, const std::vector<std::string>& convs,
                    int before) {
-  const int adminPort = AdminPort(d);
+  const int adminPort = e2e::AnnouncedPort(d, "admin listener on ");
   Round round;
   std::mutex mu;
   std::atomic<int> answered{0};
@@ -128,8 +107,8 @@ Round SendThenKill(Daemon& d, const std::string& key, const std::string& member,
     });
   const auto until = std::chrono::steady_clock::now() + 60s;
   while (answered < before && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
-  round.writes = Metric(adminPort, "livechat_store_writes_total");
-  round.transactions = Metric(adminPort, "livechat_store_write_transactions_total");
+  round.writes = e2e::Metric(adminPort, "livechat_store_writes_total");
+  round.transactions = e2e::Metric(adminPort, "livechat_store_write_transactions_total");
   d.process->Signal(SIGKILL);
   auto code = d.process->WaitExit(10s);
   stop = true;

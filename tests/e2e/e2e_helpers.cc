@@ -117,6 +117,25 @@ void StopDaemon(Daemon& d) {
   CHECK(*code == 0);
 }
 
+int AnnouncedPort(Daemon& d, const std::string& prefix) {
+  auto line = d.process->WaitForLine(prefix, 5s);
+  REQUIRE_MESSAGE(line.has_value(), "livechatd did not print \"" << prefix << "\"");
+  const auto colon = line->find(':', line->find("127.0.0.1"));
+  REQUIRE(colon != std::string::npos);
+  return std::stoi(line->substr(colon + 1));
+}
+
+double Metric(int adminPort, const std::string& name) {
+  httplib::Client cli = MakeClient(adminPort);
+  auto res = cli.Get("/metrics");
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  const std::string prefix = "\n" + name + " ";
+  const auto at = res->body.find(prefix);
+  REQUIRE_MESSAGE(at != std::string::npos, name << " not in /metrics");
+  return std::stod(res->body.substr(at + prefix.size()));
+}
+
 httplib::Client MakeClient(int port) {
   httplib::Client cli("127.0.0.1", port);
   cli.set_tcp_nodelay(true);
@@ -157,16 +176,22 @@ Loopback FirstLocalhostAddress() {
   return out;
 }
 
-std::string RawExchange(int port, const std::string& request) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+int ConnectLoopback(int port, int rcvbuf) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   REQUIRE(fd >= 0);
-  timeval tv{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (rcvbuf > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  return fd;
+}
+
+std::string RawExchange(int port, const std::string& request) {
+  int fd = ConnectLoopback(port);
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   // The server may answer (and close) before it has read all of a refused
   // request; what it answered is still read below.
   std::size_t sent = 0;

@@ -45,6 +45,12 @@ void StopDaemon(Daemon& d);
 
 httplib::Client MakeClient(int port);
 
+// The port a running livechatd announced on its line that begins with
+// `prefix` ("admin listener on ", "storefront listening on ").
+int AnnouncedPort(Daemon& d, const std::string& prefix);
+// A series without labels of livechatd's /metrics on its admin listener.
+double Metric(int adminPort, const std::string& name);
+
 // "localhost" at the first address it resolves to, the one livechatd's
 // resolver (getaddrinfo, same hints) will connect to, so SNI and the
 // certificate's DNS name are exercised. 127.0.0.1 if that cannot be bound.
@@ -54,6 +60,11 @@ struct Loopback {
 };
 
 Loopback FirstLocalhostAddress();
+
+// A TCP socket connected to 127.0.0.1:PORT (the test fails otherwise).
+// `rcvbuf` > 0: its receive buffer, set before connecting (a small window
+// makes a client that stops reading back up quickly).
+int ConnectLoopback(int port, int rcvbuf = 0);
 
 // Writes `request` as is to 127.0.0.1:PORT (what an HTTP client library would
 // refuse to send: bad header lines, huge heads) and returns the bytes that

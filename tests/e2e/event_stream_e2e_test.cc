@@ -3,8 +3,6 @@
 // by chunk, while other clients write. On SQLite (one instance) in the e2e
 // entry of ctest and on PostgreSQL (three instances, the reader moving
 // between them) in e2e_pg.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -45,14 +43,7 @@ class SseClient {
   // `rcvbuf` > 0: the socket's receive buffer, set before connecting (a small
   // window makes a client that stops reading back up quickly).
   explicit SseClient(int port, int rcvbuf = 0) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    REQUIRE(fd_ >= 0);
-    if (rcvbuf > 0) ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    fd_ = e2e::ConnectLoopback(port, rcvbuf);
   }
   ~SseClient() { Close(); }
   SseClient(const SseClient&) = delete;

@@ -3,8 +3,6 @@
 // still sending, request framing that could smuggle a second request, chunked
 // bodies, HEAD of a live stream, pipelining, HTTP/1.0 keep-alive. Raw
 // sockets, so the bytes on the wire are what is checked.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -24,13 +22,7 @@ namespace {
 class Socket {
  public:
   explicit Socket(int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    fd_ = e2e::ConnectLoopback(port);
   }
   ~Socket() { ::close(fd_); }
   Socket(const Socket&) = delete;

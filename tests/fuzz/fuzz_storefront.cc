@@ -17,6 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   const HttpRequest req = fuzz::ReadRequest(*world, std::string_view(reinterpret_cast<const char*>(data), size),
                                             {{"x-app-id", "$APP"}, {"x-session-token", "$TOKEN"}});
-  fuzz::CheckResponse(api->Handle(req));
+  fuzz::CheckResponse(AwaitReply(api->Handle(req)));
   return 0;
 }

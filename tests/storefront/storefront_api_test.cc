@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -379,6 +382,83 @@ TEST_CASE("storefront: CORS for shop origins") {
   HttpResponse ok = open.storefront().Handle(any);
   CHECK(ok.status == 201);
   CHECK(ok.Header("access-control-allow-origin").value_or("") == "*");
+}
+
+TEST_CASE("storefront: a waiting poll holds no thread; 200 wait at once and each is answered at its own change") {
+  StorefrontFixture f;
+  constexpr int kWidgets = 200;
+  struct Widget {
+    StorefrontFixture::Visitor visitor;
+    std::string conversation;
+    std::int64_t seq = 0;
+  };
+  std::vector<Widget> widgets;
+  for (int i = 0; i < kWidgets; ++i) {
+    // Twenty shoppers per address: under the sessions-per-address window.
+    HttpRequest start = f.StorefrontRequest("POST", "/storefront/sessions", "", f.shop.appId, "");
+    start.peerIp = "203.0.113." + std::to_string(1 + i / 20);
+    Reply started = f.SendStorefront(start);
+    REQUIRE_MESSAGE(started.status() == 201, started.raw.body);
+    Widget w{{Str(At(started.data(), "sessionId")), Str(At(started.data(), "token"))}, "", 0};
+    Reply sent = f.Command(w.visitor, "message:send", "[\"question " + std::to_string(i) + "\"]");
+    REQUIRE(sent.status() == 200);
+    w.seq = At(sent.data(), "seq").GetInt64();
+    w.conversation = Str(At(f.Session(w.visitor).data(), "conversationId"));
+    widgets.push_back(std::move(w));
+  }
+  // One thread asks for all of them: each answer is deferred, none blocks.
+  std::vector<HttpResponse> later;
+  const auto t0 = Clock::now();
+  for (const Widget& w : widgets) {
+    later.push_back(f.storefront().Handle(f.StorefrontRequest(
+        "GET", "/storefront/updates?after=" + std::to_string(w.seq) + "&wait=20", "", f.shop.appId, w.visitor.token)));
+    REQUIRE(later.back().deferred);
+  }
+  CHECK(Clock::now() - t0 < std::chrono::seconds(5));
+  CHECK(f.storefront().waiters() == kWidgets);
+
+  std::mutex mu;
+  std::condition_variable cv;
+  std::map<int, HttpResponse> answers;
+  for (int i = 0; i < kWidgets; ++i)
+    std::move(later[i].deferred)([&, i](HttpResponse r) {
+      std::lock_guard<std::mutex> lock(mu);
+      answers[i] = std::move(r);
+      cv.notify_all();
+    });
+  auto answeredWithin = [&](std::size_t count, std::chrono::milliseconds within) {
+    std::unique_lock<std::mutex> lock(mu);
+    return cv.wait_for(lock, within, [&] { return answers.size() >= count; });
+  };
+  CHECK_FALSE(answeredWithin(1, std::chrono::milliseconds(200)));
+
+  // The agent answers widget 42: it alone is answered, with the reply.
+  Reply reply = f.Post("/chat/conversations/" + widgets[42].conversation + "/messages", R"({"text":"It ships today.","memberId":")" + f.agent.id + R"("})");
+  REQUIRE_MESSAGE(reply.status() == 201, reply.raw.body);
+  REQUIRE(answeredWithin(1, std::chrono::seconds(2)));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    REQUIRE(answers.size() == 1);
+    REQUIRE(answers.count(42) == 1);
+    CHECK(answers[42].status == 200);
+    CHECK_FALSE(answers[42].deferred);
+    auto body = ParseJson(answers[42].body);
+    const auto& messages = At(At(body, "data"), "messages");
+    REQUIRE(messages.Size() == 1);
+    CHECK(Str(At(At(messages[0], "message"), "text")) == "It ships today.");
+  }
+  CHECK(f.storefront().waiters() == kWidgets - 1);
+
+  // Shutdown answers the others at once, with nothing new.
+  f.storefront().WakeAll();
+  REQUIRE(answeredWithin(kWidgets, std::chrono::seconds(5)));
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto& [i, r] : answers) {
+    if (i == 42) continue;
+    CHECK(r.status == 200);
+    CHECK(At(At(ParseJson(r.body), "data"), "messages").Size() == 0);
+  }
+  CHECK(f.storefront().waiters() == 0);
 }
 
 TEST_CASE("storefront: waiting polls are capped; the rest answer at once with retryAfterMs") {

@@ -44,7 +44,7 @@ class StorefrontFixture : public RestFixture {
   }
   Reply SendStorefront(const HttpRequest& req) {
     Reply r;
-    r.raw = storefront_.Handle(req);
+    r.raw = AwaitReply(storefront_.Handle(req));
     RecordExchange(req, r.raw);  // the contract check (docs/api/README.md)
     r.json = ParseJson(r.raw.body.empty() ? "{}" : r.raw.body);
     return r;
