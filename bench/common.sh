@@ -4,13 +4,7 @@
 # member, and the helpers ctl and json.
 # $1: the targets to build when BENCH_BUILD is not given.
 bench_setup() {
-  build=${BENCH_BUILD:-$root/build-bench}
-  command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-  if [ -z "${BENCH_BUILD:-}" ]; then
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
-    # shellcheck disable=SC2086
-    cmake --build "$build" -j2 --target $1 >/dev/null
-  fi
+  bench_build "$1"
   work=$(mktemp -d)
   pids=()
   trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
@@ -21,3 +15,15 @@ bench_setup() {
 }
 ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+
+# wrk, and the build tree in $build: BENCH_BUILD, or a Release tree built
+# here with the targets in $1.
+bench_build() {
+  build=${BENCH_BUILD:-$root/build-bench}
+  command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+  if [ -z "${BENCH_BUILD:-}" ]; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
+    # shellcheck disable=SC2086
+    cmake --build "$build" -j2 --target $1 >/dev/null
+  fi
+}

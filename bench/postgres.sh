@@ -14,13 +14,10 @@ if [ -z "${PGHOST:-}" ]; then
 fi
 dur=${1:-10}
 convs=${2:-20000}
-# BENCH_BUILD=DIR uses an existing build tree (as bench/run.sh does).
-build=${BENCH_BUILD:-$root/build-bench}
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-if [ -z "${BENCH_BUILD:-}" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
-  cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
-fi
+# BENCH_BUILD=DIR uses an existing build tree (bench/common.sh).
+# shellcheck source=bench/common.sh
+. "$here/common.sh"
+bench_build "livechatd livechatctl bench_ceiling_server"
 
 work=$(mktemp -d)
 pids=()
