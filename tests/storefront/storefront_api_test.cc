@@ -461,6 +461,69 @@ TEST_CASE("storefront: a waiting poll holds no thread; 200 wait at once and each
   CHECK(f.storefront().waiters() == 0);
 }
 
+// A write straight to the store (as another process on the same database
+// makes it) is not reported to the service's observer: only the fallback
+// re-read finds it. The re-reads are spread so that they stay under
+// fallbackReadsPerSecond in all: with 4 waiting polls and 2 reads a second,
+// each poll is re-read every 2 s, not every fallbackPollMillis.
+TEST_CASE("storefront: the fallback re-read finds an unreported write, spread to fallbackReadsPerSecond") {
+  for (const int readsPerSecond : {0, 2}) {
+    CAPTURE(readsPerSecond);
+    StorefrontOptions o;
+    o.fallbackPollMillis = 200;
+    o.fallbackReadsPerSecond = readsPerSecond;
+    StorefrontFixture f(o);
+    std::vector<std::string> conversations;
+    std::vector<HttpResponse> later;
+    for (int i = 0; i < 4; ++i) {
+      auto v = f.Start();
+      Reply sent = f.Command(v, "message:send", "[\"hello\"]");
+      REQUIRE(sent.status() == 200);
+      conversations.push_back(Str(At(f.Session(v).data(), "conversationId")));
+      Reply now = f.Updates(v, "?after=" + std::to_string(At(sent.data(), "seq").GetInt64()));
+      later.push_back(f.storefront().Handle(f.StorefrontRequest(
+          "GET", "/storefront/updates?after=" + std::to_string(At(sent.data(), "seq").GetInt64()) +
+                     "&wait=10&view=" + Str(At(now.data(), "view")),
+          "", f.shop.appId, v.token)));
+      REQUIRE(later.back().deferred);
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    std::map<int, Clock::time_point> answered;
+    const auto registered = Clock::now();
+    for (int i = 0; i < 4; ++i)
+      std::move(later[i].deferred)([&, i](HttpResponse r) {
+        CHECK(r.status == 200);
+        std::lock_guard<std::mutex> lock(mu);
+        answered[i] = Clock::now();
+        cv.notify_all();
+      });
+    // The last poll to register: resolved behind the service's back.
+    f.Must(f.store().Write([&](StoreWriter& w) -> Status {
+      LC_ASSIGN_OR_RETURN(auto c, w.FindConversation(f.shop.id, conversations[3]));
+      REQUIRE(c);
+      c->status = "resolved";
+      LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(*c));
+      REQUIRE(ok);
+      return Status::Ok();
+    }));
+    std::unique_lock<std::mutex> lock(mu);
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return answered.count(3) == 1; }));
+    const auto after = std::chrono::duration_cast<std::chrono::milliseconds>(answered[3] - registered).count();
+    CHECK(answered.size() == 1);
+    if (readsPerSecond == 0) {
+      CHECK(after < 1000);  // every 200 ms
+    } else {
+      CHECK(after >= 1500);  // its first re-read came 4 polls / 2 per second after it registered
+      CHECK(after < 4000);
+    }
+    lock.unlock();
+    f.storefront().WakeAll();
+    lock.lock();
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return answered.size() == 4; }));
+  }
+}
+
 TEST_CASE("storefront: waiting polls are capped; the rest answer at once with retryAfterMs") {
   StorefrontOptions o;
   o.maxWaiters = 1;

@@ -73,10 +73,11 @@ class StorefrontFixture : public RestFixture {
   }
 
  private:
-  // A fallback re-read far beyond every wait in the tests: a poll that
-  // answers in time was woken by the service's conversation observer.
+  // A fallback re-read far beyond every wait in the tests (unless a test
+  // sets its own): a poll that answers in time was woken by the service's
+  // conversation observer.
   static StorefrontOptions Tuned(StorefrontOptions o) {
-    o.fallbackPollMillis = 60'000;
+    if (o.fallbackPollMillis == StorefrontOptions{}.fallbackPollMillis) o.fallbackPollMillis = 60'000;
     return o;
   }
   StorefrontApi storefront_;
