@@ -332,14 +332,24 @@ HttpResponse RestApi::Impl::Idempotent(const Principal& p, const HttpRequest& re
 
 HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
                                        const std::string& ip) {
-  Result<Principal> principal = KeyPrincipal(req);
-  return Metered(KeyIdOf(principal), ip, [&] {
-    if (!target) return BadTarget();
-    if (!principal.ok()) return rest::ErrorResponse(principal.error());
-    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes,
-                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); },
-                              &streams);
-  });
+  auto answer = [&](const Result<Principal>& principal) {
+    return Metered(KeyIdOf(principal), ip, [&] {
+      if (!target) return BadTarget();
+      if (!principal.ok()) return rest::ErrorResponse(principal.error());
+      return rest::DispatchChat(
+          service, *principal, req, *target, 0, options.maxBodyBytes,
+          [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); }, &streams);
+    });
+  };
+  const std::optional<std::string> key = req.Header("x-api-key");
+  if (target && key && !key->empty() && rest::ChatPlainRead(req.method, target->segments, 0)) {
+    // A plain read: its key is checked in its own read transaction.
+    std::optional<HttpResponse> resp;
+    Status st = service.auth().ReadAsApiKey(*key, [&](const Result<Principal>& principal) { resp = answer(principal); });
+    if (resp) return std::move(*resp);
+    return rest::ErrorResponse(st.ok() ? MakeError(ErrorCode::kInternal, "the read did not answer") : st.error());
+  }
+  return answer(KeyPrincipal(req));
 }
 
 HttpResponse RestApi::RefuseUnreadBody(const HttpRequest& req, const Error& refusal) {
