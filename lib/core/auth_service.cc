@@ -18,22 +18,28 @@ using namespace internal;
 
 // ---------------------------------------------------------------- auth
 
-Result<Principal> AuthService::AuthenticateApiKey(const std::string& apiKey) {
+namespace {
+
+// The SHA-256 under which the store keeps `apiKey`, or why the key is refused
+// before any lookup (missing, malformed).
+Result<std::string> ApiKeyHash(const std::string& apiKey) {
   if (apiKey.empty()) return MakeError(ErrorCode::kUnauthenticated, "missing API key: send it in the X-Api-Key header");
-  const Error invalid = MakeError(ErrorCode::kInvalidApiKey, "invalid API key: unknown or revoked");
   if (!LooksLikeApiKey(apiKey)) {
     return MakeError(ErrorCode::kInvalidApiKey, "invalid API key: expected sk_ followed by 32 hex characters");
   }
   std::string normalized = AsciiLower(apiKey);
   normalized[0] = 's';
   normalized[1] = 'k';
-  const std::string hash = Sha256Hex(normalized);
-  LC_ASSIGN_OR_RETURN(auto key, ReadValue<std::optional<ApiKey>>(
-                                    ctx_.store(), [&](StoreReader& r) { return r.FindApiKeyByHash(hash); }));
+  return Sha256Hex(normalized);
+}
+
+// The decision on the record found under `hash` (none: unknown key).
+Result<Principal> ApiKeyPrincipal(const std::optional<ApiKey>& key, const std::string& hash, Millis now) {
   // The lookup is by hash; the constant-time comparison keeps the decision
   // itself free of early-exit timing whatever the store's index does.
-  if (!key || !ConstantTimeEquals(key->keyHash, hash) || key->revokedAt) return invalid;
-  if (ctx_.clock->NowMillis() < key->activeFrom)
+  if (!key || !ConstantTimeEquals(key->keyHash, hash) || key->revokedAt)
+    return MakeError(ErrorCode::kInvalidApiKey, "invalid API key: unknown or revoked");
+  if (now < key->activeFrom)
     return MakeError(ErrorCode::kInvalidApiKey, "this API key is not active yet: a new key can take up to 30 seconds");
   Principal p;
   p.kind = Principal::Kind::kApiKey;
@@ -42,6 +48,38 @@ Result<Principal> AuthService::AuthenticateApiKey(const std::string& apiKey) {
   p.legacy = key->legacy;
   p.keyId = key->id;
   return p;
+}
+
+}  // namespace
+
+Result<Principal> AuthService::AuthenticateApiKey(const std::string& apiKey) {
+  LC_ASSIGN_OR_RETURN(const std::string hash, ApiKeyHash(apiKey));
+  LC_ASSIGN_OR_RETURN(auto key, ReadValue<std::optional<ApiKey>>(
+                                    ctx_.store(), [&](StoreReader& r) { return r.FindApiKeyByHash(hash); }));
+  return ApiKeyPrincipal(key, hash, ctx_.clock->NowMillis());
+}
+
+Status AuthService::ReadAsApiKey(const std::string& apiKey, const std::function<void(const Result<Principal>&)>& then) {
+  Result<std::string> hash = ApiKeyHash(apiKey);
+  if (!hash.ok()) {
+    then(hash.error());
+    return Status::Ok();
+  }
+  bool called = false;
+  Status st = ctx_.store().Read([&](StoreReader& r) -> Status {
+    called = true;
+    Result<std::optional<ApiKey>> key = r.FindApiKeyByHash(*hash);
+    if (!key.ok()) {
+      then(key.error());
+    } else {
+      then(ApiKeyPrincipal(*key, *hash, ctx_.clock->NowMillis()));
+    }
+    return Status::Ok();
+  });
+  // The transaction could not begin: the caller is answered with the store's
+  // error, as AuthenticateApiKey's would be.
+  if (!called) then(st.ok() ? Result<Principal>(MakeError(ErrorCode::kInternal, "store read did not run")) : st.error());
+  return st;
 }
 
 Result<Principal> AuthService::AuthenticateAppKey(const std::string& appId, const std::string& apiKey) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <string_view>
+#include <utility>
 
 #include "livechat/json_codec.h"
 #include "rest/event_stream.h"
@@ -65,16 +67,30 @@ void SetRateHeaders(HttpResponse& resp, const RateDecision& d) {
   // The IETF draft's fields: a list of the windows counted, each a quoted
   // policy name with its parameters (q quota, w window, r remaining, t
   // seconds until the window ends).
+  // Appended in place: every /chat answer carries them (no temporary per piece).
   std::string policy, state;
+  policy.reserve(64);
+  state.reserve(64);
+  auto number = [](std::string& out, long long v) {
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    out.append(buf, end);
+  };
   for (const RatePolicy& p : d.policies) {
-    const std::string sep = policy.empty() ? "" : ", ";
-    policy += sep + "\"" + p.name + "\";q=" + std::to_string(p.quota) + ";w=" + std::to_string(p.windowSeconds);
-    state += sep + "\"" + p.name + "\";r=" + std::to_string(p.remaining) + ";t=" +
-             std::to_string((std::max<Millis>(p.resetInMillis, 0) + 999) / 1000);
+    const char* sep = policy.empty() ? "\"" : ", \"";
+    policy.append(sep).append(p.name).append("\";q=");
+    number(policy, p.quota);
+    policy.append(";w=");
+    number(policy, p.windowSeconds);
+    state.append(sep).append(p.name).append("\";r=");
+    number(state, p.remaining);
+    state.append(";t=");
+    number(state, (std::max<Millis>(p.resetInMillis, 0) + 999) / 1000);
   }
   if (!policy.empty()) {
-    resp.SetHeader("RateLimit-Policy", policy);
-    resp.SetHeader("RateLimit", state);
+    resp.SetHeader("RateLimit-Policy", std::move(policy));
+    resp.SetHeader("RateLimit", std::move(state));
   }
   if (!d.allowed) resp.SetHeader("Retry-After", RetryAfterSeconds(d.resetInMillis));
 }
@@ -332,14 +348,24 @@ HttpResponse RestApi::Impl::Idempotent(const Principal& p, const HttpRequest& re
 
 HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::optional<ParsedTarget>& target,
                                        const std::string& ip) {
-  Result<Principal> principal = KeyPrincipal(req);
-  return Metered(KeyIdOf(principal), ip, [&] {
-    if (!target) return BadTarget();
-    if (!principal.ok()) return rest::ErrorResponse(principal.error());
-    return rest::DispatchChat(service, *principal, req, *target, 0, options.maxBodyBytes,
-                              [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); },
-                              &streams);
-  });
+  auto answer = [&](const Result<Principal>& principal) {
+    return Metered(KeyIdOf(principal), ip, [&] {
+      if (!target) return BadTarget();
+      if (!principal.ok()) return rest::ErrorResponse(principal.error());
+      return rest::DispatchChat(
+          service, *principal, req, *target, 0, options.maxBodyBytes,
+          [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); }, &streams);
+    });
+  };
+  const std::optional<std::string> key = req.Header("x-api-key");
+  if (target && key && !key->empty() && rest::ChatPlainRead(req.method, target->segments, 0)) {
+    // A plain read: its key is checked in its own read transaction.
+    std::optional<HttpResponse> resp;
+    Status st = service.auth().ReadAsApiKey(*key, [&](const Result<Principal>& principal) { resp = answer(principal); });
+    if (resp) return std::move(*resp);
+    return rest::ErrorResponse(st.ok() ? MakeError(ErrorCode::kInternal, "the read did not answer") : st.error());
+  }
+  return answer(KeyPrincipal(req));
 }
 
 HttpResponse RestApi::RefuseUnreadBody(const HttpRequest& req, const Error& refusal) {

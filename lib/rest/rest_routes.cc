@@ -33,7 +33,15 @@ struct Route {
   // Served only under /api/chat/... to an admin session: the public API has
   // no such operation (spec rule 8: no endpoint deletes a contact).
   bool adminOnly = false;
+  // Only reads the store, briefly (no stream, no wait, no write): served
+  // inside the read transaction that checks the API key (PlainRead).
+  bool oneRead = false;
 };
+
+// A GET whose handler only reads the store, briefly.
+Route PlainRead(std::vector<std::string_view> pattern, Handler handler) {
+  return {std::move(pattern), "GET", BodyRule::kNone, handler, /*adminOnly=*/false, /*oneRead=*/true};
+}
 
 HttpResponse Ok(std::string body, int status = 200) { return JsonResponse(status, std::move(body)); }
 
@@ -437,11 +445,11 @@ Result<HttpResponse> RedeliverWebhook(RouteContext& c) {
 const std::vector<Route>& Routes() {
   using B = BodyRule;
   static const std::vector<Route> kRoutes = {
-      {{"chat", "conversations"}, "GET", B::kNone, ListConversations},
-      {{"chat", "conversations", "{conversationId}"}, "GET", B::kNone, GetConversation},
-      {{"chat", "conversations", "{conversationId}", "related"}, "GET", B::kNone, ListRelated},
-      {{"chat", "conversations", "{conversationId}", "browsed-pages"}, "GET", B::kNone, ListBrowsedPages},
-      {{"chat", "conversations", "{conversationId}", "summary"}, "GET", B::kNone, GetSummary},
+      PlainRead({"chat", "conversations"}, ListConversations),
+      PlainRead({"chat", "conversations", "{conversationId}"}, GetConversation),
+      PlainRead({"chat", "conversations", "{conversationId}", "related"}, ListRelated),
+      PlainRead({"chat", "conversations", "{conversationId}", "browsed-pages"}, ListBrowsedPages),
+      PlainRead({"chat", "conversations", "{conversationId}", "summary"}, GetSummary),
       {{"chat", "conversations", "{conversationId}", "state"}, "POST", B::kRequired, SetState},
       {{"chat", "conversations", "{conversationId}", "assign"}, "POST", B::kRequired, Assign},
       {{"chat", "conversations", "{conversationId}", "read"}, "POST", B::kOptional, MarkRead},
@@ -450,25 +458,25 @@ const std::vector<Route>& Routes() {
       {{"chat", "conversations", "{conversationId}", "star"}, "POST", B::kRequired, SetStarred, /*adminOnly=*/true},
       {{"chat", "conversations", "{conversationId}", "files"}, "POST", B::kNone, SendFile, /*adminOnly=*/true},
       {{"chat", "inbox-counts"}, "GET", B::kNone, CountInbox, /*adminOnly=*/true},
-      {{"chat", "conversations", "{conversationId}", "messages"}, "GET", B::kNone, ListMessages},
+      PlainRead({"chat", "conversations", "{conversationId}", "messages"}, ListMessages),
       {{"chat", "conversations", "{conversationId}", "messages"}, "POST", B::kRequired, SendMessage},
-      {{"chat", "conversations", "{conversationId}", "messages", "{messageId}"}, "GET", B::kNone, GetMessage},
-      {{"chat", "tags"}, "GET", B::kNone, ListTagCatalog},
+      PlainRead({"chat", "conversations", "{conversationId}", "messages", "{messageId}"}, GetMessage),
+      PlainRead({"chat", "tags"}, ListTagCatalog),
       {{"chat", "conversations", "{conversationId}", "tags"}, "POST", B::kRequired, AddTags},
       {{"chat", "conversations", "{conversationId}", "tags", "{tag}"}, "DELETE", B::kNone, RemoveTag},
-      {{"chat", "conversations", "{conversationId}", "notes"}, "GET", B::kNone, ListNotes},
+      PlainRead({"chat", "conversations", "{conversationId}", "notes"}, ListNotes),
       {{"chat", "conversations", "{conversationId}", "notes"}, "POST", B::kRequired, CreateNote},
       {{"chat", "conversations", "{conversationId}", "notes", "{noteId}"}, "PUT", B::kRequired, UpdateNote},
       {{"chat", "conversations", "{conversationId}", "notes", "{noteId}"}, "DELETE", B::kNone, DeleteNote},
-      {{"chat", "conversations", "{conversationId}", "attributes"}, "GET", B::kNone, ListAttributes},
+      PlainRead({"chat", "conversations", "{conversationId}", "attributes"}, ListAttributes),
       {{"chat", "conversations", "{conversationId}", "attributes"}, "POST", B::kRequired, UpsertAttribute},
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "PUT", B::kRequired, UpdateAttribute},
       {{"chat", "conversations", "{conversationId}", "attributes", "{attributeId}"}, "DELETE", B::kNone, DeleteAttribute},
-      {{"chat", "customers", "{customerUuid}"}, "GET", B::kNone, GetCustomer},
+      PlainRead({"chat", "customers", "{customerUuid}"}, GetCustomer),
       {{"chat", "customers", "{customerUuid}"}, "DELETE", B::kNone, DeleteCustomer, /*adminOnly=*/true},
-      {{"chat", "customers", "{customerUuid}", "conversations"}, "GET", B::kNone, ListCustomerConversations},
-      {{"chat", "members"}, "GET", B::kNone, ListMembers},
-      {{"chat", "members", "{memberId}"}, "GET", B::kNone, GetMember},
+      PlainRead({"chat", "customers", "{customerUuid}", "conversations"}, ListCustomerConversations),
+      PlainRead({"chat", "members"}, ListMembers),
+      PlainRead({"chat", "members", "{memberId}"}, GetMember),
       {{"chat", "events"}, "GET", B::kNone, ListEventFeed},
       {{"chat", "webhooks"}, "GET", B::kNone, ListWebhooks},
       {{"chat", "webhooks"}, "POST", B::kRequired, CreateWebhook},
@@ -483,14 +491,15 @@ const std::vector<Route>& Routes() {
   return kRoutes;
 }
 
+// `params`: null when only the match is wanted.
 bool Matches(const Route& route, const std::vector<std::string>& segments, std::size_t first,
              std::vector<std::string>* params) {
   if (segments.size() < first || segments.size() - first != route.pattern.size()) return false;
-  params->clear();
+  if (params) params->clear();
   for (std::size_t i = 0; i < route.pattern.size(); ++i) {
     const std::string& seg = segments[first + i];
     if (route.pattern[i].front() == '{') {
-      params->push_back(seg);
+      if (params) params->push_back(seg);
     } else if (route.pattern[i] != seg) {
       return false;
     }
@@ -523,6 +532,13 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
     if (Matches(route, segments, first, &params)) return TemplateOf(route);
   }
   return std::nullopt;
+}
+
+bool ChatPlainRead(std::string_view method, const std::vector<std::string>& segments, std::size_t first) {
+  for (const Route& route : Routes()) {
+    if (route.method == method && !route.adminOnly && Matches(route, segments, first, nullptr)) return route.oneRead;
+  }
+  return false;
 }
 
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "livechat/chat_service.h"
@@ -26,6 +27,12 @@ class EventStreams;
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
                           const RouteRunner& around = {}, EventStreams* streams = nullptr);
+
+// True when `method` on `segments[first..]` is a route of the public API
+// (no admin-only one) that only reads the store, briefly: one that can be
+// served inside the read transaction that checks the API key
+// (AuthService::ReadAsApiKey).
+bool ChatPlainRead(std::string_view method, const std::vector<std::string>& segments, std::size_t first);
 
 // The route template ("/chat/conversations/{conversationId}") that
 // `segments[first..]` match under any method, or empty optional.

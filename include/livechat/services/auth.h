@@ -45,6 +45,19 @@ class AuthService {
   // active: INVALID_API_KEY. The comparison is on the SHA-256 of the key, in
   // constant time.
   Result<Principal> AuthenticateApiKey(const std::string& apiKey);
+  // The same check, then `then` with its result (the principal or the
+  // refusal, or the store's error), both inside ONE read transaction of the
+  // store: the reads `then` makes through these services join it (a nested
+  // Store::Read on the same thread reuses the held transaction), so a read
+  // request costs one transaction and reads the very snapshot its key was
+  // checked in. Revocation is as exact as AuthenticateApiKey's: a key
+  // revoked (by any process) before the request's snapshot is refused.
+  // `then` runs exactly once, unless it throws (that comes back as
+  // INTERNAL). It must only read the store (a Write inside a Read would not
+  // be seen by its later reads, and fails on an in-memory store) and must not
+  // wait (long-poll, stream): it holds a reader connection and a snapshot.
+  // Returns the transaction's status.
+  Status ReadAsApiKey(const std::string& apiKey, const std::function<void(const Result<Principal>&)>& then);
   // App ID + sk_ key of that store (GraphQL, MCP). Missing: UNAUTHENTICATED;
   // wrong: INVALID_API_KEY.
   Result<Principal> AuthenticateAppKey(const std::string& appId, const std::string& apiKey);
