@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <queue>
+#include <random>
 #include <thread>
 #include <vector>
 #include <cstdio>
@@ -97,6 +98,9 @@ struct StorefrontApi::Impl {
     bool typingShown = false;
     bool capped = false;
     Steady::time_point deadline;
+    // The answer the last read gave, for a wait that ends with no change
+    // reported since (guarded by mu).
+    std::string lastAnswer;
     std::uint64_t seen = 0;        // the key's generation the last read saw (guarded by mu)
     std::uint64_t timerEpoch = 0;  // timers of an older epoch are stale (guarded by mu)
     bool queued = false;           // in `ready` (guarded by mu)
@@ -191,13 +195,29 @@ struct StorefrontApi::Impl {
       w->queued = false;
       const std::uint64_t seen = slots[w->key].generation;  // before the read: a change during it is not missed
       const bool last = stopping;
+      // A wait that ended with no change reported since the last read is
+      // answered with what that read gave: the widget asks again at once,
+      // and its next poll reads afresh. A read saved per waiting widget and
+      // wait, when thousands wait.
+      if (!last && seen == w->seen && !w->lastAnswer.empty() && Steady::now() >= w->deadline) {
+        std::string body = std::move(w->lastAnswer);
+        Finish(w);
+        HttpReply reply = std::move(w->reply);
+        lock.unlock();
+        reply(Json(200, std::move(body), w->origin));
+        lock.lock();
+        continue;
+      }
       lock.unlock();
       auto u = service.storefront().VisitorPoll(w->session, w->after);
       std::optional<HttpResponse> answer;
+      std::string unchanged;
       if (!u.ok()) {
         answer = Fail(u.error(), w->origin);
       } else if (last || Changed(*u, *w) || Steady::now() >= w->deadline) {
         answer = Json(200, Data(UpdatesJson(*u, w->after, w->capped)), w->origin);
+      } else {
+        unchanged = Data(UpdatesJson(*u, w->after, w->capped));
       }
       lock.lock();
       if (answer) {
@@ -209,6 +229,7 @@ struct StorefrontApi::Impl {
         continue;
       }
       w->seen = seen;
+      w->lastAnswer = std::move(unchanged);
       if (stopping || slots[w->key].generation != seen) {
         Enqueue(w);
       } else {
@@ -247,6 +268,16 @@ struct StorefrontApi::Impl {
       timers.pop();
       if (t.epoch == t.waiter->timerEpoch) Enqueue(t.waiter);
     }
+  }
+
+  // How much earlier than asked a long wait ends: up to a fifth of it (at
+  // most 5 s), at random, for waits over 5 s. Widgets that began together
+  // (a deploy, a campaign) would otherwise come back together every wait,
+  // each wave a burst of requests; this spreads them within a few waits.
+  static Millis Jitter(Millis wait) {
+    if (wait <= 5'000) return 0;
+    thread_local std::minstd_rand random(std::random_device{}());
+    return std::uniform_int_distribution<Millis>(0, std::min<Millis>(wait / 5, 5'000))(random);
   }
 
   // Whether a read has something the widget does not show yet.
@@ -627,8 +658,9 @@ struct StorefrontApi::Impl {
     w->origin = origin;
     w->after = after;
     w->capped = capped;
-    w->deadline = Steady::now() + std::chrono::milliseconds(wait);
+    w->deadline = Steady::now() + std::chrono::milliseconds(wait - Jitter(wait));
     w->seen = seen;
+    w->lastAnswer = Data(UpdatesJson(*u, after, capped));
     HttpResponse later;
     later.deferred = [this, w](HttpReply reply) { Register(w, std::move(reply)); };
     return later;
