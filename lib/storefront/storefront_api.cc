@@ -103,7 +103,7 @@ struct StorefrontApi::Impl {
     std::string lastAnswer;
     std::uint64_t seen = 0;        // the key's generation the last read saw (guarded by mu)
     std::uint64_t timerEpoch = 0;  // timers of an older epoch are stale (guarded by mu)
-    bool queued = false;           // in `ready` (guarded by mu)
+    bool queued = false;           // in `ready`, or being read by a poller (guarded by mu)
     bool done = false;             // answered (guarded by mu)
     HttpReply reply;
   };
@@ -190,9 +190,12 @@ struct StorefrontApi::Impl {
     for (;;) {
       work.wait(lock, [&] { return closing || !ready.empty(); });
       if (ready.empty()) return;
+      // `queued` stays set while this thread has the waiter: a change
+      // reported meanwhile does not queue it again for another poller (it
+      // is seen below, by the generation), so one poll is answered once.
       std::shared_ptr<Waiter> w = std::move(ready.front());
       ready.pop_front();
-      w->queued = false;
+      if (w->done) continue;
       const std::uint64_t seen = slots[w->key].generation;  // before the read: a change during it is not missed
       const bool last = stopping;
       // A wait that ended with no change reported since the last read is
@@ -228,6 +231,7 @@ struct StorefrontApi::Impl {
         lock.lock();
         continue;
       }
+      w->queued = false;
       w->seen = seen;
       w->lastAnswer = std::move(unchanged);
       if (stopping || slots[w->key].generation != seen) {

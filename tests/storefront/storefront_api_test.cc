@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -458,6 +459,65 @@ TEST_CASE("storefront: a waiting poll holds no thread; 200 wait at once and each
     CHECK(r.status == 200);
     CHECK(At(At(ParseJson(r.body), "data"), "messages").Size() == 0);
   }
+  CHECK(f.storefront().waiters() == 0);
+}
+
+// Changes that the widget does not show (agent notes) arrive while 300
+// polls of one visitor are being read again on two poller threads, and the
+// shutdown comes in the middle of them: each poll must stay with
+// one poller at a time, and be answered exactly once.
+TEST_CASE("storefront: a storm of changes while polls are re-read answers each poll once") {
+  StorefrontFixture f;
+  auto v = f.Start();
+  Reply sent = f.Command(v, "message:send", "[\"hello\"]");
+  REQUIRE(sent.status() == 200);
+  const std::int64_t seq = At(sent.data(), "seq").GetInt64();
+  const std::string conversation = Str(At(f.Session(v).data(), "conversationId"));
+  const std::string view = Str(At(f.Updates(v, "?after=" + std::to_string(seq)).data(), "view"));
+  constexpr int kTabs = 300;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> replies(kTabs, 0);
+  int total = 0;
+  for (int i = 0; i < kTabs; ++i) {
+    HttpResponse later = f.storefront().Handle(f.StorefrontRequest(
+        "GET", "/storefront/updates?after=" + std::to_string(seq) + "&wait=20&view=" + view, "", f.shop.appId,
+        v.token));
+    REQUIRE(later.deferred);
+    std::move(later.deferred)([&, i](HttpResponse r) {
+      CHECK(r.status == 200);
+      std::lock_guard<std::mutex> lock(mu);
+      ++replies[i];
+      ++total;
+      cv.notify_all();
+    });
+  }
+  // Notes on one thread; halfway through, with polls queued and being read,
+  // the shutdown answers every poll while the notes go on.
+  std::atomic<int> notes{0};
+  std::thread writer([&] {
+    for (int n = 0; n < 200; ++n) {
+      Reply note = f.Post("/chat/conversations/" + conversation + "/messages",
+                          R"({"text":"note )" + std::to_string(n) + R"(","isNote":true,"memberId":")" + f.agent.id + R"("})");
+      if (note.status() != 201) return;
+      ++notes;
+    }
+  });
+  while (notes < 100) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    CHECK(total == 0);  // notes are not shown: every poll still waits
+  }
+  f.storefront().WakeAll();
+  writer.join();
+  CHECK(notes == 200);
+  std::unique_lock<std::mutex> lock(mu);
+  REQUIRE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return total >= kTabs; }));
+  lock.unlock();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a second answer would come now
+  lock.lock();
+  CHECK(total == kTabs);
+  for (int i = 0; i < kTabs; ++i) CHECK_MESSAGE(replies[i] == 1, "tab " << i);
   CHECK(f.storefront().waiters() == 0);
 }
 
