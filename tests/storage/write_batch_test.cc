@@ -200,5 +200,104 @@ TEST_CASE_TEMPLATE("group commit: 16 threads of read-modify-writes lose no updat
   CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) < 1 + kThreads * kEach);
 }
 
+// On PostgreSQL the writer answers a repeated read of a store's settings
+// from what it read earlier in the transaction (pg_connection.h). These
+// writes share one transaction and each must still read what the ones
+// before it left: a change made by an earlier write, and not a change a
+// refused write made and undid. Fails on PostgreSQL if a settings write or a
+// rollback to a savepoint does not forget what was kept.
+TEST_CASE_TEMPLATE("group commit: a write reads the settings an earlier write of its transaction changed", Fx,
+                   FileBatchStore, MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  Put(s, [](StoreWriter& w) -> Status {
+    Shop shop = MakeShop(kShop);
+    shop.autoAssign = false;
+    LC_RETURN_IF_ERROR(w.InsertShop(shop));
+    return w.InsertMember(MakeMember(kShop, "mem1", 1));
+  });
+  const std::uint64_t writes0 = Count(fx.metrics, metric::kStoreWrites);
+  const std::uint64_t txns0 = Count(fx.metrics, metric::kStoreWriteTransactions);
+
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto first = std::async(std::launch::async, [&] {
+    return s.Write([&](StoreWriter&) -> Status {
+      released.wait();
+      return Status::Ok();
+    });
+  });
+  AwaitSubmitted(fx.metrics, writes0 + 1);
+
+  struct Seen {
+    bool autoAssign = false;
+    std::string firstName;
+  };
+  // Reads the shop and the member twice (the second read may be the kept
+  // one) and reports what the second read saw.
+  auto look = [&s](Seen& seen) {
+    return s.Write([&](StoreWriter& w) -> Status {
+      for (int i = 0; i < 2; ++i) {
+        LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(kShop));
+        LC_ASSIGN_OR_RETURN(auto member, w.GetMember(kShop, "mem1"));
+        if (!shop || !member) return Error{ErrorCode::kNotFound, "gone"};
+        seen = Seen{shop->autoAssign, member->firstName.value_or("")};
+      }
+      return Status::Ok();
+    });
+  };
+  auto rename = [&s](const std::string& name, bool autoAssign, bool refuse) {
+    return s.Write([&, name, autoAssign, refuse](StoreWriter& w) -> Status {
+      LC_ASSIGN_OR_RETURN(auto foundShop, w.GetShop(kShop));
+      LC_ASSIGN_OR_RETURN(auto foundMember, w.GetMember(kShop, "mem1"));
+      if (!foundShop || !foundMember) return Error{ErrorCode::kNotFound, "gone"};
+      Shop shop = *foundShop;
+      Member member = *foundMember;
+      shop.autoAssign = autoAssign;
+      member.firstName = name;
+      LC_ASSIGN_OR_RETURN(bool shopMatched, w.UpdateShop(shop));
+      LC_ASSIGN_OR_RETURN(bool memberMatched, w.UpdateMember(member));
+      if (!shopMatched || !memberMatched) return Error{ErrorCode::kNotFound, "gone"};
+      // Read back inside this write: what it wrote, kept or not.
+      LC_ASSIGN_OR_RETURN(auto again, w.GetMember(kShop, "mem1"));
+      if (!again || again->firstName != name) return Error{ErrorCode::kInternal, "own change not read back"};
+      if (refuse) return Error{ErrorCode::kConflict, "refused after writing"};
+      return Status::Ok();
+    });
+  };
+  // Queued one by one, so the batch runs them in this order.
+  Seen before, after, afterRefused;
+  std::vector<std::future<Status>> queued;
+  queued.push_back(std::async(std::launch::async, [&] { return look(before); }));
+  AwaitSubmitted(fx.metrics, writes0 + 2);
+  queued.push_back(std::async(std::launch::async, [&] { return rename("Bea", true, false); }));
+  AwaitSubmitted(fx.metrics, writes0 + 3);
+  queued.push_back(std::async(std::launch::async, [&] { return look(after); }));
+  AwaitSubmitted(fx.metrics, writes0 + 4);
+  queued.push_back(std::async(std::launch::async, [&] { return rename("Cid", false, true); }));
+  AwaitSubmitted(fx.metrics, writes0 + 5);
+  queued.push_back(std::async(std::launch::async, [&] { return look(afterRefused); }));
+  AwaitSubmitted(fx.metrics, writes0 + 6);
+  release.set_value();
+
+  CHECK(first.get().ok());
+  std::vector<Status> out;
+  for (auto& f : queued) out.push_back(f.get());
+  CHECK(out[0].ok());
+  CHECK(out[1].ok());
+  CHECK(out[2].ok());
+  REQUIRE_FALSE(out[3].ok());
+  CHECK(out[3].error().message == "refused after writing");
+  CHECK(out[4].ok());
+  // The five queued writes shared one transaction.
+  CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) == txns0 + 2);
+  CHECK_FALSE(before.autoAssign);
+  CHECK(before.firstName == "Ana");
+  CHECK(after.autoAssign);
+  CHECK(after.firstName == "Bea");
+  CHECK(afterRefused.autoAssign);
+  CHECK(afterRefused.firstName == "Bea");
+}
+
 }  // namespace
 }  // namespace livechat::testing

@@ -1,5 +1,6 @@
 #include "storage/postgres/pg_connection.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <utility>
@@ -79,6 +80,59 @@ ErrorCode CodeFor(PGconn* conn, std::string_view state) {
   return ErrorCode::kInternal;
 }
 
+constexpr std::string_view kSettingsTables[] = {"shops", "members", "channel_integrations", "webhook_subscriptions"};
+
+bool IsSettingsTable(std::string_view t) {
+  for (std::string_view s : kSettingsTables)
+    if (t == s) return true;
+  return false;
+}
+
+bool StartsWithWord(std::string_view sql, std::string_view word) {
+  if (sql.size() < word.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(sql[i])) != word[i]) return false;
+  return sql.size() == word.size() || sql[word.size()] == ' ' || sql[word.size()] == '\n';
+}
+
+// The identifier that starts at `at` (after spaces).
+std::string_view WordAt(std::string_view sql, std::size_t at) {
+  while (at < sql.size() && sql[at] == ' ') ++at;
+  std::size_t end = at;
+  while (end < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[end])) || sql[end] == '_')) ++end;
+  return sql.substr(at, end - at);
+}
+
+// Connection::Kind of a statement, from its text (written by this library,
+// upper-case keywords): conservative, anything unrecognised forgets.
+Connection::Kind KindOf(std::string_view sql) {
+  using Kind = Connection::Kind;
+  while (!sql.empty() && (sql.front() == ' ' || sql.front() == '\n')) sql.remove_prefix(1);
+  if (StartsWithWord(sql, "SELECT")) {
+    const std::size_t from = sql.find(" FROM ");
+    if (from == std::string_view::npos || sql.find(" FROM ", from + 1) != std::string_view::npos ||
+        sql.find(" JOIN ") != std::string_view::npos || sql.find('(', from) != std::string_view::npos)
+      return Kind::kLeaves;
+    const std::string_view table = WordAt(sql, from + 6);
+    // The table alone: what follows it is WHERE, ORDER or nothing (no
+    // alias, no second table after a comma).
+    const std::string_view next = WordAt(sql, static_cast<std::size_t>(table.data() + table.size() - sql.data()));
+    const bool alone = next.empty() ? sql.find(',', from) == std::string_view::npos : next == "WHERE" || next == "ORDER";
+    return IsSettingsTable(table) && alone ? Kind::kSettingsRead : Kind::kLeaves;
+  }
+  if (StartsWithWord(sql, "INSERT")) {
+    const std::size_t into = sql.find("INTO ");
+    if (into != std::string_view::npos && !IsSettingsTable(WordAt(sql, into + 5))) return Kind::kLeaves;
+  }
+  if (StartsWithWord(sql, "UPDATE") && !IsSettingsTable(WordAt(sql, 6))) return Kind::kLeaves;
+  return Kind::kForgets;
+}
+
+// Simple-protocol commands that change no rows and end nothing.
+bool ExecLeaves(std::string_view sql) {
+  return StartsWithWord(sql, "SAVEPOINT") || StartsWithWord(sql, "SET CONSTRAINTS");
+}
+
 }  // namespace
 
 Error PgError(PGconn* conn, const PGresult* res, std::string_view what) {
@@ -129,6 +183,9 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& url) {
 Connection::~Connection() { PQfinish(conn_); }
 
 Status Connection::Exec(const std::string& sql) {
+  // "SET CONSTRAINTS ALL IMMEDIATE; ...; RELEASE SAVEPOINT w" and
+  // "SAVEPOINT w" keep them; BEGIN, COMMIT and any ROLLBACK do not.
+  Touch(ExecLeaves(sql) && sql.find("ROLLBACK") == std::string::npos ? Kind::kLeaves : Kind::kForgets);
   PGresult* res = PQexec(conn_, sql.c_str());
   const ExecStatusType status = PQresultStatus(res);
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
@@ -142,6 +199,7 @@ Status Connection::Exec(const std::string& sql) {
 }
 
 Result<std::int64_t> Connection::ExecInt(const std::string& sql) {
+  Touch(Kind::kForgets);
   PGresult* res = PQexec(conn_, sql.c_str());
   if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) < 1 || PQgetisnull(res, 0, 0)) {
     std::string what = sql.size() > 80 ? sql.substr(0, 80) + "..." : sql;
@@ -161,6 +219,7 @@ Result<Statement> Connection::Prepare(std::string_view sql) {
     Prepared p;
     LC_ASSIGN_OR_RETURN(std::string text, RewriteParameters(sql, p.names));
     p.name = "lc" + std::to_string(++nextName_);
+    p.kind = KindOf(text);
     PGresult* res = PQprepare(conn_, p.name.c_str(), text.c_str(), static_cast<int>(p.names.size()), nullptr);
     if (PQresultStatus(res) != PGRES_COMMAND_OK) {
       Error err = PgError(conn_, res, "prepare " + text.substr(0, 120));
@@ -190,13 +249,14 @@ Statement::Statement(Statement&& o) noexcept
       next_(o.next_),
       bindError_(std::move(o.bindError_)),
       res_(o.res_),
+      kept_(std::move(o.kept_)),
       row_(o.row_),
       ran_(o.ran_) {
   o.res_ = nullptr;
 }
 
 Statement::~Statement() {
-  if (res_ != nullptr) PQclear(res_);
+  if (res_ != nullptr && !kept_) PQclear(res_);
 }
 
 bool Statement::Seek(const char* name) {
@@ -242,15 +302,53 @@ Statement& Statement::AddNull() { return Set(std::nullopt); }
 Status Statement::Execute() {
   ran_ = true;
   if (!bindError_.empty()) return Error{ErrorCode::kInternal, "postgres: bind: " + bindError_};
+  const bool keep = conn_->keepSettings_ && prepared_->kind == Connection::Kind::kSettingsRead;
+  std::string key;
+  if (keep) {
+    key = KeptKey();
+    if (auto it = conn_->kept_.find(key); it != conn_->kept_.end()) {
+      kept_ = it->second;
+      res_ = kept_.get();
+      conn_->changes_ = PQntuples(res_);
+      ++conn_->keptHits_;
+      return Status::Ok();
+    }
+  }
+  conn_->Touch(prepared_->kind);
   std::vector<const char*> params(values_.size());
   for (std::size_t i = 0; i < values_.size(); ++i) params[i] = values_[i] ? values_[i]->c_str() : nullptr;
   res_ = PQexecPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
                         nullptr, nullptr, 0);
   const ExecStatusType status = PQresultStatus(res_);
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return PgError(conn_->conn_, res_, "query");
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    conn_->Touch(Connection::Kind::kForgets);  // the transaction is aborted: nothing read stands
+    return PgError(conn_->conn_, res_, "query");
+  }
   const char* tuples = PQcmdTuples(res_);
   conn_->changes_ = (tuples != nullptr && *tuples != '\0') ? std::strtoll(tuples, nullptr, 10) : 0;
+  if (keep) {
+    // A handful of settings rows per transaction; the bound is a backstop.
+    if (conn_->kept_.size() >= 64) conn_->kept_.clear();
+    kept_ = std::shared_ptr<PGresult>(res_, PQclear);
+    conn_->kept_.emplace(std::move(key), kept_);
+  }
   return Status::Ok();
+}
+
+std::string Statement::KeptKey() const {
+  std::string key = prepared_->name;
+  for (const auto& v : values_) {
+    // Length-prefixed, so no two parameter lists share a key; null apart.
+    if (!v) {
+      key += "\x01N";
+      continue;
+    }
+    key += '\x02';
+    key += std::to_string(v->size());
+    key += ':';
+    key += *v;
+  }
+  return key;
 }
 
 Result<bool> Statement::Step() {

@@ -57,6 +57,27 @@ class Connection {
   std::int64_t leaseClockSkew() const { return leaseClockSkew_; }
   void setLeaseClockSkew(std::int64_t skew) { leaseClockSkew_ = skew; }
 
+  // What a statement may do to the kept settings reads (KeepSettingsReads):
+  // a one-table read of a settings table is kept; an INSERT or UPDATE of any
+  // other table and any other SELECT leave them (the schema's triggers write
+  // only search tables and counts); anything else forgets them.
+  enum class Kind { kForgets, kSettingsRead, kLeaves };
+
+  // The writer keeps what it read of a store's settings (shops, members,
+  // channel integrations, webhook subscriptions) for the rest of its
+  // transaction and answers the same read again from it, until a statement
+  // that may change a settings table runs (or any ROLLBACK, BEGIN, COMMIT).
+  // Sound only because the write transaction holds the write lock every
+  // writer on the database takes (pg_store.cc): no other writer can change
+  // those rows under it. A batch of sends then reads the store's settings
+  // once, not once per send, each read a round trip.
+  void KeepSettingsReads(bool on) {
+    keepSettings_ = on;
+    kept_.clear();
+  }
+  // Reads answered from what was kept, since the connection opened.
+  std::int64_t keptHits() const { return keptHits_; }
+
   // False once the server connection is lost; the store then reconnects.
   bool Ok() const { return PQstatus(conn_) == CONNECTION_OK; }
   bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
@@ -69,13 +90,23 @@ class Connection {
  private:
   friend class Statement;
   struct Prepared {
+    Kind kind = Kind::kForgets;
     std::string name;
     // For each `$n`, the parameter name it was written as (empty: positional).
     std::vector<std::string> names;
   };
   explicit Connection(PGconn* conn) : conn_(conn) {}
 
+  // Forgets the kept reads unless `kind` leaves them.
+  void Touch(Kind kind) {
+    if (kind == Kind::kForgets) kept_.clear();
+  }
+
   PGconn* conn_;
+  bool keepSettings_ = false;
+  // Statement name and parameters -> result.
+  std::unordered_map<std::string, std::shared_ptr<PGresult>> kept_;
+  std::int64_t keptHits_ = 0;
   std::int64_t changes_ = 0;
   std::int64_t leaseClockSkew_ = 0;
   int nextName_ = 0;
@@ -144,6 +175,7 @@ class Statement {
   bool Seek(const char* name);
   Statement& Set(std::optional<std::string> v);
   Status Execute();
+  std::string KeptKey() const;
 
   Connection* conn_;
   const Connection::Prepared* prepared_;
@@ -151,6 +183,9 @@ class Statement {
   std::size_t next_ = 0;
   std::string bindError_;
   PGresult* res_ = nullptr;
+  // Set when res_ is a kept result (Connection::KeepSettingsReads), shared
+  // with the connection's map; res_ is then not cleared by this statement.
+  std::shared_ptr<PGresult> kept_;
   int row_ = -1;
   bool ran_ = false;
 };

@@ -23,10 +23,19 @@
 // (PgDialect::ToLeaseClock), so every instance measures a lease on one clock
 // (docs/decisions.md, "Lease times from the database clock").
 //
-// Other instances' writes: each Write sends NOTIFY livechat_conversation
-// with the ids of the conversations it wrote, delivered at commit; a
-// listener connection hears them and calls WatchOtherWriters' callback for
-// those that did not come from this instance's own writer.
+// Other instances' writes: each write transaction sends NOTIFY
+// livechat_conversation with the ids of the conversations it wrote
+// (space-separated; ids are UUIDs), in the round trip of its COMMIT and
+// delivered at commit; a listener connection hears them and calls
+// WatchOtherWriters' callback for those that did not come from this
+// instance's own writer.
+//
+// Round trips: the writer's statements run one after another under the
+// write lock, so each round trip on it is paid by every write in turn. A
+// batch's first savepoint is opened with BEGIN, each next one with the
+// previous write's release, the NOTIFY goes with COMMIT, and the writer
+// answers a repeated read of a store's settings from what it read earlier
+// in the transaction (pg_connection.h, KeepSettingsReads).
 #include "livechat/postgres_store.h"
 
 #include <poll.h>
@@ -108,8 +117,11 @@ class PostgresStore final : public Store {
 
   // A write in a transaction of its own; writeMu_ held.
   Status RunAlone(const std::function<Status(StoreWriter&)>& fn);
-  // Runs fn on the open transaction; NOTIFYs what it wrote.
-  Status RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn);
+  // Runs fn on the open transaction; adds the conversations it wrote to
+  // `written` if it succeeds.
+  Status RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn, std::vector<std::string>& written);
+  // COMMIT, after the NOTIFY of `written` (one round trip).
+  Status Commit(Connection& conn, const std::vector<std::string>& written);
   // Several writes in one transaction, each in a savepoint; writeMu_ taken.
   void RunBatch(const std::vector<storage::WriteBatcher::Pending*>& batch);
   Status RunInSavepoint(Connection& conn, const std::function<Status(StoreWriter&)>& fn, bool& broken);
@@ -119,6 +131,12 @@ class PostgresStore final : public Store {
   const Clock* clock_ = nullptr;
   // On the database's clock, each ends by reading it.
   std::string beginRead_, beginWrite_;
+  // beginWrite_ that also opens the batch's first savepoint.
+  std::string beginBatch_;
+  // The batch's savepoint "w" is open, for the next write to use (writeMu_).
+  bool savepointOpen_ = false;
+  // What the batch's writes so far wrote (writeMu_).
+  std::vector<std::string> batchWritten_;
   // The skew in use (kUnknownSkew before the first transaction).
   std::atomic<std::int64_t> skew_{kUnknownSkew};
   std::mutex writeMu_;
@@ -148,6 +166,7 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
   const std::string readClock = store->onDatabaseClock_ ? "; SELECT livechat_now_ms()" : "";
   store->beginRead_ = kBeginRead + readClock;
   store->beginWrite_ = kBeginWrite + readClock;
+  store->beginBatch_ = kBeginWrite + "; SAVEPOINT w" + readClock;
   PostgresStore* self = store.get();
   store->batcher_ = std::make_unique<storage::WriteBatcher>(
       [self](const std::vector<storage::WriteBatcher::Pending*>& batch) { self->RunBatch(batch); }, options.metrics);
@@ -166,6 +185,8 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
 PostgresStore::~PostgresStore() { WatchOtherWriters(nullptr); }
 
 Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
+  // Only the writer holds the write lock that makes this sound.
+  conn.KeepSettingsReads(&begin != &beginRead_);
   if (!onDatabaseClock_) {
     conn.setLeaseClockSkew(0);
     return conn.Exec(begin);
@@ -246,19 +267,35 @@ Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   return batcher_->Submit(fn);
 }
 
-Status PostgresStore::RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn) {
+Status PostgresStore::RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn,
+                            std::vector<std::string>& written) {
   HoldGuard guard(this, &conn, true);
   PgQueries q(conn);
   Status st = InvokeGuarded(fn, static_cast<StoreWriter&>(q), "Store::Write");
-  // Delivered to listeners only if the transaction commits, and after it
-  // (a NOTIFY of a rolled-back savepoint is dropped with it).
-  for (std::size_t i = 0; st.ok() && i < q.writtenConversations().size(); ++i) {
-    auto notify = conn.Prepare("SELECT pg_notify('livechat_conversation', ?1)");
-    if (!notify.ok()) return notify.error();
-    notify->Add(q.writtenConversations()[i]);
-    st = notify->Run();
-  }
+  if (st.ok()) written.insert(written.end(), q.writtenConversations().begin(), q.writtenConversations().end());
   return st;
+}
+
+Status PostgresStore::Commit(Connection& conn, const std::vector<std::string>& written) {
+  // Delivered to listeners only if the transaction commits, and after it.
+  // A payload holds at most 8,000 bytes: ~200 ids each.
+  std::string sql;
+  for (std::size_t i = 0; i < written.size();) {
+    std::string payload;
+    for (; i < written.size() && payload.size() + written[i].size() < 7900; ++i) {
+      if (!payload.empty()) payload += ' ';
+      payload += written[i];
+    }
+    if (payload.empty()) return Error{ErrorCode::kInternal, "postgres: a conversation id too long to NOTIFY"};
+    char* literal = PQescapeLiteral(conn.handle(), payload.data(), payload.size());
+    if (literal == nullptr) return Error{ErrorCode::kInternal, "postgres: escape NOTIFY payload"};
+    sql += "SELECT pg_notify('livechat_conversation', ";
+    sql += literal;
+    sql += "); ";
+    PQfreemem(literal);
+  }
+  sql += "COMMIT";
+  return conn.Exec(sql);
 }
 
 Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
@@ -266,10 +303,11 @@ Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   writerPid_ = writer_->BackendPid();
   Connection& conn = *writer_;
   Status st = Begin(conn, beginWrite_);
-  if (st.ok()) st = RunFn(conn, fn);
+  std::vector<std::string> written;
+  if (st.ok()) st = RunFn(conn, fn, written);
   if (st.ok()) {
     // COMMIT checks the deferred foreign keys and can fail.
-    st = conn.Exec("COMMIT");
+    st = Commit(conn, written);
     if (st.ok()) return st;
   }
   if (conn.Ok() && conn.InTransaction()) (void)conn.Exec("ROLLBACK");
@@ -277,17 +315,28 @@ Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
 }
 
 Status PostgresStore::RunInSavepoint(Connection& conn, const std::function<Status(StoreWriter&)>& fn, bool& broken) {
-  if (Status began = conn.Exec("SAVEPOINT w"); !began.ok()) {
-    broken = true;
-    return began;
+  if (!savepointOpen_) {
+    if (Status began = conn.Exec("SAVEPOINT w"); !began.ok()) {
+      broken = true;
+      return began;
+    }
   }
-  Status st = RunFn(conn, fn);
+  savepointOpen_ = false;
+  std::vector<std::string> written;
+  Status st = RunFn(conn, fn, written);
   // The deferred foreign keys are checked per write (IMMEDIATE checks what
   // is pending), not at the shared COMMIT, so a write that breaks one fails
-  // alone, as it would on its own. One round trip, as COMMIT would be.
+  // alone, as it would on its own. One round trip, as COMMIT would be, and
+  // it opens the next write's savepoint (one left open at COMMIT is
+  // released by it).
   if (st.ok()) {
-    Status checked = conn.Exec("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w");
-    if (checked.ok()) return st;
+    Status checked =
+        conn.Exec("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w; SAVEPOINT w");
+    if (checked.ok()) {
+      savepointOpen_ = true;
+      batchWritten_.insert(batchWritten_.end(), written.begin(), written.end());
+      return st;
+    }
     st = checked;
   }
   // An error aborts the transaction up to the savepoint; without a working
@@ -303,12 +352,15 @@ void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>&
       batch, {[&]() -> Status {
                 LC_RETURN_IF_ERROR(Ensure(writer_));
                 writerPid_ = writer_->BackendPid();
-                return Begin(*writer_, beginWrite_);
+                batchWritten_.clear();
+                Status began = Begin(*writer_, beginBatch_);
+                savepointOpen_ = began.ok();
+                return began;
               },
               [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) {
                 return RunInSavepoint(*writer_, fn, broken);
               },
-              [&] { return writer_->Exec("COMMIT"); },
+              [&] { return Commit(*writer_, batchWritten_); },
               [&] {
                 if (writer_ && writer_->Ok() && writer_->InTransaction()) (void)writer_->Exec("ROLLBACK");
               },
@@ -365,11 +417,16 @@ void PostgresStore::Listen(std::unique_ptr<Connection> conn) {
     }
     while (PGnotify* n = PQnotifies(conn->handle())) {
       const bool own = n->be_pid == writerPid_.load();
-      std::string id = n->extra != nullptr ? n->extra : "";
+      const std::string ids = n->extra != nullptr ? n->extra : "";
       PQfreemem(n);
-      if (own || id.empty()) continue;
+      if (own) continue;
       std::lock_guard lock(changedMu_);
-      if (changed_) changed_(id);
+      for (std::size_t at = 0; at < ids.size();) {
+        std::size_t end = ids.find(' ', at);
+        if (end == std::string::npos) end = ids.size();
+        if (end > at && changed_) changed_(ids.substr(at, end - at));
+        at = end + 1;
+      }
     }
   }
 }
