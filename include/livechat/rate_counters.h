@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace livechat {
@@ -27,6 +28,18 @@ class RateWindows {
   // client hammering a closed window stays refused until it ends). A window
   // opens with the first request of a key and lasts the window length.
   virtual Outcome Hit(const std::string& key, int limit) = 0;
+  // Hit(first), then Hit(second) only if the first allowed the request: a
+  // request under two windows (its address's, then its key's). The shared
+  // counters do both in one round trip.
+  struct Both {
+    Outcome first;
+    std::optional<Outcome> second;  // unset when the first refused
+  };
+  virtual Both HitBoth(const std::string& first, int firstLimit, const std::string& second, int secondLimit) {
+    Both out{Hit(first, firstLimit), std::nullopt};
+    if (out.first.allowed) out.second = Hit(second, secondLimit);
+    return out;
+  }
   // Like Hit, but a refused call is not counted.
   virtual Outcome Take(const std::string& key, int limit) = 0;
   // Gives back the place of a call Take counted (`at`: its Outcome's) that

@@ -214,10 +214,20 @@ RateDecision AuthService::CheckRateLimit(const std::string& keyId, const std::st
   };
   // The IP window is counted first so that unauthenticated floods (key
   // guessing) are limited before any key lookup matters.
-  auto ip = ctx_.limiter->Hit("ip:" + sourceIp, ctx_.limits().rateLimitPerIp);
+  // Both windows in one call: on PostgreSQL one round trip, not two.
+  RateWindows::Outcome ip{};
+  std::optional<RateWindows::Outcome> counted;
+  if (keyId.empty()) {
+    ip = ctx_.limiter->Hit("ip:" + sourceIp, ctx_.limits().rateLimitPerIp);
+  } else {
+    auto both = ctx_.limiter->HitBoth("ip:" + sourceIp, ctx_.limits().rateLimitPerIp, "key:" + keyId,
+                                      ctx_.limits().rateLimitPerKey);
+    ip = both.first;
+    counted = both.second;
+  }
   if (!ip.allowed && ctx_.refusedByIp) ctx_.refusedByIp->Inc();
-  if (!ip.allowed || keyId.empty()) return decide(ip, {policy("ip", ip)});
-  auto key = ctx_.limiter->Hit("key:" + keyId, ctx_.limits().rateLimitPerKey);
+  if (!ip.allowed || !counted) return decide(ip, {policy("ip", ip)});
+  const RateWindows::Outcome key = *counted;
   if (!key.allowed && ctx_.refusedByKey) ctx_.refusedByKey->Inc();
   std::vector<RatePolicy> both{policy("key", key), policy("ip", ip)};
   if (!key.allowed) return decide(key, std::move(both));

@@ -44,6 +44,42 @@ TEST_CASE("postgres counters: a request window is shared by two instances, N all
   CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:k1'") == "4");
 }
 
+TEST_CASE("postgres counters: HitBoth counts the address, then the key only if the address allowed it") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 60'000);
+  auto b = OpenPostgresRateWindows(db.url(), 60'000);
+  auto r1 = a->HitBoth("ip:1", 2, "key:k", 3);
+  CHECK(r1.first.allowed);
+  CHECK(r1.first.remaining == 1);
+  CHECK(r1.first.resetInMillis == 60'000);
+  REQUIRE(r1.second.has_value());
+  CHECK(r1.second->allowed);
+  CHECK(r1.second->limit == 3);
+  CHECK(r1.second->remaining == 2);
+  auto r2 = b->HitBoth("ip:1", 2, "key:k", 3);
+  CHECK(r2.first.remaining == 0);
+  REQUIRE(r2.second.has_value());
+  CHECK(r2.second->remaining == 1);
+  // The address's third: refused, and the key is not counted.
+  auto r3 = a->HitBoth("ip:1", 2, "key:k", 3);
+  CHECK_FALSE(r3.first.allowed);
+  CHECK_FALSE(r3.second.has_value());
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'ip:1'") == "3");
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:k'") == "2");
+  // From other addresses: the key's third allowed (N), its fourth refused (N+1).
+  auto r4 = b->HitBoth("ip:2", 2, "key:k", 3);
+  REQUIRE(r4.second.has_value());
+  CHECK(r4.second->allowed);
+  CHECK(r4.second->remaining == 0);
+  auto r5 = a->HitBoth("ip:3", 2, "key:k", 3);
+  CHECK(r5.first.allowed);
+  REQUIRE(r5.second.has_value());
+  CHECK_FALSE(r5.second->allowed);
+  CHECK(r5.second->remaining == 0);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:k'") == "4");
+}
+
 TEST_CASE("postgres counters: a closed window opens again; Take does not count refusals; Return gives back") {
   PgTestDatabase db;
   auto store = Migrated(db);

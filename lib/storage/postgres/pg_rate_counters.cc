@@ -43,6 +43,23 @@ class PgRateWindows final : public RateWindows {
 
   Outcome Hit(const std::string& key, int limit) override { return Count(key, limit, true); }
   Outcome Take(const std::string& key, int limit) override { return Count(key, limit, false); }
+  Both HitBoth(const std::string& first, int firstLimit, const std::string& second, int secondLimit) override {
+    Both out{Outcome{true, firstLimit, firstLimit, window_, 0}, Outcome{true, secondLimit, secondLimit, window_, 0}};
+    Status st = pool_.With([&](Connection& c) -> Status {
+      LC_ASSIGN_OR_RETURN(pg::Statement s, c.Prepare("SELECT allowed1, counted1, reset1_ms, allowed2, counted2, "
+                                                     "reset2_ms, now_ms FROM livechat_rate_count_both(?1, ?2, ?3, ?4, ?5)"));
+      s.Add(first).Add(firstLimit).Add(second).Add(secondLimit).Add(window_);
+      LC_ASSIGN_OR_RETURN(bool row, s.Step());
+      if (!row) return Error{ErrorCode::kInternal, "postgres: livechat_rate_count_both returned no row"};
+      const std::int64_t at = s.Int(6);
+      out.first = Read(s, 0, firstLimit, at);
+      out.second.reset();
+      if (!s.IsNull(3)) out.second = Read(s, 3, secondLimit, at);
+      return Sweep(c, at);
+    });
+    if (!st.ok()) Report("a request", st.error());
+    return out;
+  }
   void Return(const std::string& key, std::int64_t at) override {
     Status st = pool_.With([&](Connection& c) -> Status {
       LC_ASSIGN_OR_RETURN(pg::Statement s, c.Prepare("SELECT livechat_rate_return(?1, ?2, ?3)"));
@@ -61,26 +78,31 @@ class PgRateWindows final : public RateWindows {
       s.Add(key).Add(limit).Add(window_).Add(countRefused ? "true" : "false");
       LC_ASSIGN_OR_RETURN(bool row, s.Step());
       if (!row) return Error{ErrorCode::kInternal, "postgres: livechat_rate_count returned no row"};
-      out.allowed = s.Bool(0);
-      const std::int64_t counted = s.Int(1);
-      out.remaining = static_cast<int>(std::max<std::int64_t>(0, limit - counted));
-      out.resetInMillis = s.Int(2);
-      out.at = s.Int(3);
-      // The old sweep of the in-process version, done by the database: a
-      // key idle for a whole window is gone, so the table holds only the
-      // callers of the last window. Once in about 500 calls.
-      if (out.at % 500 == 0) {
-        LC_ASSIGN_OR_RETURN(pg::Statement d, c.Prepare("DELETE FROM rate_windows WHERE start_ms < ?1"));
-        d.Add(out.at - window_);
-        LC_RETURN_IF_ERROR(d.Run());
-      }
-      return Status::Ok();
+      out = Read(s, 0, limit, s.Int(3));
+      return Sweep(c, out.at);
     });
     if (!st.ok()) {
       Report("a request", st.error());
       return Outcome{true, limit, limit, window_, 0};
     }
     return out;
+  }
+
+  // allowed, counted, reset_ms from column `col` on.
+  Outcome Read(const pg::Statement& s, int col, int limit, std::int64_t at) const {
+    const std::int64_t counted = s.Int(col + 1);
+    return Outcome{s.Bool(col), limit, static_cast<int>(std::max<std::int64_t>(0, limit - counted)), s.Int(col + 2),
+                   at};
+  }
+
+  // The old sweep of the in-process version, done by the database: a key
+  // idle for a whole window is gone, so the table holds only the callers of
+  // the last window. Once in about 500 calls.
+  Status Sweep(Connection& c, std::int64_t at) const {
+    if (at % 500 != 0) return Status::Ok();
+    LC_ASSIGN_OR_RETURN(pg::Statement d, c.Prepare("DELETE FROM rate_windows WHERE start_ms < ?1"));
+    d.Add(at - window_);
+    return d.Run();
   }
 
   ConnectionPool pool_;

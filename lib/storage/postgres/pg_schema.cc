@@ -831,7 +831,27 @@ INSERT INTO conversation_search_lexemes (lexeme)
   UNION SELECT word FROM ts_stat('SELECT fts FROM conversation_header_search');
 )sql";
 
-constexpr std::array<Migration, 9> kMigrations{{
+// A request counted under its address's window and its key's in one
+// statement (RateWindows::HitBoth), so a REST request makes one round trip
+// for its limits, not two. The address row is always locked first, so two
+// calls cannot wait on each other's rows.
+constexpr const char* kSchemaV10 = R"sql(
+CREATE FUNCTION livechat_rate_count_both(k1 text, lim1 bigint, k2 text, lim2 bigint, window_ms bigint,
+                                         OUT allowed1 boolean, OUT counted1 bigint, OUT reset1_ms bigint,
+                                         OUT allowed2 boolean, OUT counted2 bigint, OUT reset2_ms bigint,
+                                         OUT now_ms bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT r.allowed, r.counted, r.reset_ms, r.now_ms INTO allowed1, counted1, reset1_ms, now_ms
+    FROM livechat_rate_count(k1, lim1, window_ms, true) AS r;
+  IF allowed1 THEN
+    SELECT r.allowed, r.counted, r.reset_ms INTO allowed2, counted2, reset2_ms
+      FROM livechat_rate_count(k2, lim2, window_ms, true) AS r;
+  END IF;
+END $$;
+)sql";
+
+constexpr std::array<Migration, 10> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -841,6 +861,7 @@ constexpr std::array<Migration, 9> kMigrations{{
     {7, kSchemaV7},
     {8, kSchemaV8},
     {9, kSchemaV9},
+    {10, kSchemaV10},
 }};
 
 // Any constant unique to livechat; every instance uses the same.
