@@ -119,7 +119,8 @@ TEST_CASE("postgres migration 9: the words of a version 8 database fill the sear
   // Back to version 8: no vocabulary and no triggers keeping one (and none
   // of the later migrations).
   db.Exec("DROP FUNCTION livechat_search_lexemes() CASCADE; DROP TABLE conversation_search_lexemes; "
-          "DROP FUNCTION livechat_rate_count_both; DELETE FROM livechat_schema WHERE version >= 9");
+          "DROP FUNCTION livechat_rate_count_both; DROP FUNCTION livechat_rate_hit; "
+          "DELETE FROM livechat_schema WHERE version >= 9");
   auto store = OpenPg(db);
   CHECK(db.Query("SELECT string_agg(lexeme, ' ' ORDER BY lexeme) FROM conversation_search_lexemes") ==
         "ada arrived damaged lovelace parcel the");

@@ -1,6 +1,7 @@
 // The limits' counters in PostgreSQL (livechat/rate_counters.h), shared by
 // every instance on the database: one call is one statement of a plpgsql
-// function (pg_schema.cc, migration 2) on a small pool of connections.
+// function (pg_schema.cc, migrations 2 and 10) on a small pool of
+// connections.
 //
 // A counter that cannot reach the database lets the request through (and
 // says so on stderr, once a minute at most): the request itself needs the
@@ -73,9 +74,13 @@ class PgRateWindows final : public RateWindows {
   Outcome Count(const std::string& key, int limit, bool countRefused) {
     Outcome out{true, limit, limit, window_, 0};
     Status st = pool_.With([&](Connection& c) -> Status {
-      LC_ASSIGN_OR_RETURN(pg::Statement s,
-                          c.Prepare("SELECT allowed, counted, reset_ms, now_ms FROM livechat_rate_count(?1, ?2, ?3, ?4)"));
-      s.Add(key).Add(limit).Add(window_).Add(countRefused ? "true" : "false");
+      // A hit is one upsert (livechat_rate_hit); a take may leave the row as
+      // it was, which the two-statement function tells apart.
+      LC_ASSIGN_OR_RETURN(
+          pg::Statement s,
+          c.Prepare(countRefused ? "SELECT allowed, counted, reset_ms, now_ms FROM livechat_rate_hit(?1, ?2, ?3)"
+                                 : "SELECT allowed, counted, reset_ms, now_ms FROM livechat_rate_count(?1, ?2, ?3, false)"));
+      s.Add(key).Add(limit).Add(window_);
       LC_ASSIGN_OR_RETURN(bool row, s.Step());
       if (!row) return Error{ErrorCode::kInternal, "postgres: livechat_rate_count returned no row"};
       out = Read(s, 0, limit, s.Int(3));

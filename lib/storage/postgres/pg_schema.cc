@@ -833,9 +833,26 @@ INSERT INTO conversation_search_lexemes (lexeme)
 
 // A request counted under its address's window and its key's in one
 // statement (RateWindows::HitBoth), so a REST request makes one round trip
-// for its limits, not two. The address row is always locked first, so two
-// calls cannot wait on each other's rows.
+// for its limits, not two. A hit (a refused request counts too) is one
+// upsert of its key's row, not an upsert and an update: every request writes
+// these rows, and each write leaves a dead row version behind. The address
+// row is always locked first, so two calls cannot wait on each other's rows.
 constexpr const char* kSchemaV10 = R"sql(
+CREATE FUNCTION livechat_rate_hit(k text, lim bigint, window_ms bigint,
+                                  OUT allowed boolean, OUT counted bigint, OUT reset_ms bigint, OUT now_ms bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  started bigint;
+BEGIN
+  now_ms := livechat_now_ms();
+  INSERT INTO rate_windows AS w (key, start_ms, count) VALUES (k, now_ms, 1)
+  ON CONFLICT (key) DO UPDATE SET
+    start_ms = CASE WHEN now_ms - w.start_ms >= window_ms OR w.count = 0 THEN now_ms ELSE w.start_ms END,
+    count = CASE WHEN now_ms - w.start_ms >= window_ms OR w.count = 0 THEN 1 ELSE w.count + 1 END
+  RETURNING w.start_ms, w.count INTO started, counted;
+  allowed := counted <= lim;
+  reset_ms := started + window_ms - now_ms;
+END $$;
 CREATE FUNCTION livechat_rate_count_both(k1 text, lim1 bigint, k2 text, lim2 bigint, window_ms bigint,
                                          OUT allowed1 boolean, OUT counted1 bigint, OUT reset1_ms bigint,
                                          OUT allowed2 boolean, OUT counted2 bigint, OUT reset2_ms bigint,
@@ -843,10 +860,10 @@ CREATE FUNCTION livechat_rate_count_both(k1 text, lim1 bigint, k2 text, lim2 big
 LANGUAGE plpgsql AS $$
 BEGIN
   SELECT r.allowed, r.counted, r.reset_ms, r.now_ms INTO allowed1, counted1, reset1_ms, now_ms
-    FROM livechat_rate_count(k1, lim1, window_ms, true) AS r;
+    FROM livechat_rate_hit(k1, lim1, window_ms) AS r;
   IF allowed1 THEN
     SELECT r.allowed, r.counted, r.reset_ms INTO allowed2, counted2, reset2_ms
-      FROM livechat_rate_count(k2, lim2, window_ms, true) AS r;
+      FROM livechat_rate_hit(k2, lim2, window_ms) AS r;
   END IF;
 END $$;
 )sql";
