@@ -108,8 +108,8 @@ Result<std::vector<std::string>> AnnotationService::RemoveTag(const Principal& p
 Result<std::vector<Note>> AnnotationService::ListNotes(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   return ReadValue<std::vector<Note>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Note>> {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-    return r.ListNotes(p.shopId, c.id);
+    LC_ASSIGN_OR_RETURN(std::string conversationId, LoadConversationId(r, p.shopId, id));
+    return r.ListNotes(p.shopId, conversationId);
   });
 }
 
@@ -157,8 +157,8 @@ Status AnnotationService::DeleteNote(const Principal& p, const std::string& id, 
 Result<std::vector<Attribute>> AnnotationService::ListAttributes(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   return ReadValue<std::vector<Attribute>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Attribute>> {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-    return r.ListAttributes(p.shopId, c.id);
+    LC_ASSIGN_OR_RETURN(std::string conversationId, LoadConversationId(r, p.shopId, id));
+    return r.ListAttributes(p.shopId, conversationId);
   });
 }
 

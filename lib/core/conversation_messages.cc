@@ -62,8 +62,7 @@ Result<Page<Message>> ConversationService::ListMessages(const Principal& p, cons
     q.afterSeq = *seq;
   }
   LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<Message>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Message>> {
-                        LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-                        q.conversationId = c.id;
+                        LC_ASSIGN_OR_RETURN(q.conversationId, LoadConversationId(r, p.shopId, id));
                         return r.ListMessages(q);
                       }));
   Page<Message> out;
@@ -80,8 +79,8 @@ Result<Page<Message>> ConversationService::ListMessages(const Principal& p, cons
 Result<Message> ConversationService::GetMessage(const Principal& p, const std::string& id, const std::string& messageId) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   LC_ASSIGN_OR_RETURN(Message m, ReadValue<Message>(ctx_.store(), [&](StoreReader& r) -> Result<Message> {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-    LC_ASSIGN_OR_RETURN(auto found, r.GetMessage(p.shopId, c.id, messageId));
+    LC_ASSIGN_OR_RETURN(std::string conversationId, LoadConversationId(r, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto found, r.GetMessage(p.shopId, conversationId, messageId));
     if (!found) return NotFound("message");
     return std::move(*found);
   }));

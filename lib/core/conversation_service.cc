@@ -120,8 +120,8 @@ Result<std::vector<BrowsedPage>> ConversationService::ListBrowsedPages(const Pri
 Result<Summary> ConversationService::GetSummary(const Principal& p, const std::string& id) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   return ReadValue<Summary>(ctx_.store(), [&](StoreReader& r) -> Result<Summary> {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-    LC_ASSIGN_OR_RETURN(auto s, r.GetSummary(p.shopId, c.id));
+    LC_ASSIGN_OR_RETURN(std::string conversationId, LoadConversationId(r, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto s, r.GetSummary(p.shopId, conversationId));
     if (!s) return MakeError(ErrorCode::kNotFound, "summary not found: it has not been generated yet");
     return std::move(*s);
   });
@@ -230,8 +230,9 @@ Result<std::vector<TypingState>> ConversationService::ListTyping(const Principal
   const Millis now = ctx_.clock->NowMillis();
   LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<TypingState>>(
                                      ctx_.store(), [&](StoreReader& r) -> Result<std::vector<TypingState>> {
-                                       LC_ASSIGN_OR_RETURN(auto c, LoadConversation(r, p.shopId, id));
-                                       return r.ListTyping(p.shopId, c.id);
+                                       LC_ASSIGN_OR_RETURN(std::string conversationId,
+                                                           LoadConversationId(r, p.shopId, id));
+                                       return r.ListTyping(p.shopId, conversationId);
                                      }));
   std::erase_if(rows, [&](const TypingState& t) { return !t.active || now - t.updatedAt > kTypingShownMillis; });
   return rows;

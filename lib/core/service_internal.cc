@@ -49,6 +49,12 @@ Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId,
   return std::move(*found);
 }
 
+Result<std::string> LoadConversationId(StoreReader& r, const std::string& shopId, const std::string& id) {
+  LC_ASSIGN_OR_RETURN(auto found, r.FindConversationId(shopId, id));
+  if (!found) return NotFound("conversation");
+  return std::move(*found);
+}
+
 Result<Member> LoadActiveMember(StoreReader& r, const std::string& shopId, const std::optional<std::string>& memberId,
                                 std::string_view field) {
   if (!memberId || memberId->empty()) return Invalid(fmt::format("{} is required", field));

@@ -62,6 +62,8 @@ Result<T> WriteValue(Store& store, const std::function<Result<T>(StoreWriter&)>&
 
 // A conversation of this shop by any id form, or NOT_FOUND.
 Result<Conversation> LoadConversation(StoreReader& r, const std::string& shopId, const std::string& id);
+// Its id alone: the same 404, without reading the conversation's row.
+Result<std::string> LoadConversationId(StoreReader& r, const std::string& shopId, const std::string& id);
 // The store query a list filter asks for, its values checked (INVALID_PARAMS).
 Result<ConversationQuery> ConversationQueryOf(const Principal& p, const ConversationFilter& f);
 // One page of a store query (conversations of the inbox, of a customer), a

@@ -66,12 +66,44 @@ STORE_TEST("conversations: FindConversation by id, firestoreId and pgConvoId, wi
     REQUIRE(got.has_value());
     CHECK(got->id == "c1");
     CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShopB, form); }).has_value());
+    // The id alone, by the same rules.
+    CHECK(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopA, form); }) ==
+          std::optional<std::string>("c1"));
+    CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopB, form); }).has_value());
   }
-  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "nope"); }).has_value());
-  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "987654321"); }).has_value());
-  CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, ""); }).has_value());
-  CHECK_FALSE(
-      Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "99999999999999999999999"); }).has_value());
+  for (const std::string& missing : {std::string("nope"), std::string("987654321"), std::string(""),
+                                     std::string("99999999999999999999999")}) {
+    CAPTURE(missing);
+    CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, missing); }).has_value());
+    CHECK_FALSE(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopA, missing); }).has_value());
+  }
+}
+
+STORE_TEST("conversations: FindConversationId follows FindConversation's precedence when forms collide") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  // "b"'s firestoreId is "a"'s id: the id wins. "c"'s firestoreId is "a"'s
+  // pgConvoId: the firestoreId wins over the pgConvoId.
+  Conversation a = MakeConversation(kShopA, "a", 1);
+  Put(s, [&](StoreWriter& w) { return w.InsertConversation(a); });
+  Conversation b = MakeConversation(kShopA, "b", 2);
+  b.firestoreId = "a";
+  Conversation c = MakeConversation(kShopA, "c", 3);
+  c.firestoreId = std::to_string(*a.pgConvoId);
+  Put(s, [&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertConversation(b));
+    return w.InsertConversation(c);
+  });
+  for (const std::string& form : {std::string("a"), std::to_string(*a.pgConvoId)}) {
+    CAPTURE(form);
+    auto whole = Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, form); });
+    REQUIRE(whole.has_value());
+    CHECK(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopA, form); }) ==
+          std::optional<std::string>(whole->id));
+  }
+  CHECK(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopA, "a"); }) == std::optional<std::string>("a"));
+  CHECK(Get(s, [&](StoreReader& r) { return r.FindConversationId(kShopA, std::to_string(*a.pgConvoId)); }) ==
+        std::optional<std::string>("c"));
 }
 
 STORE_TEST("conversations: legacy records are found but never listed and have no pgConvoId") {

@@ -138,6 +138,14 @@ class ConversationReads {
   // Matches `anyId` against id, firestoreId, or (when all digits) pgConvoId.
   // Legacy records are found too.
   virtual Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) = 0;
+  // The id of the conversation FindConversation finds, without reading the
+  // rest of its row: for reads that need only which conversation it is
+  // (its messages). This default reads the row.
+  virtual Result<std::optional<std::string>> FindConversationId(const std::string& shopId, const std::string& anyId) {
+    LC_ASSIGN_OR_RETURN(auto c, FindConversation(shopId, anyId));
+    if (!c) return std::optional<std::string>();
+    return std::optional<std::string>(std::move(c->id));
+  }
   virtual Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) = 0;
   // The conversations `q` lists that match `s`, in relevance order or in
   // the list's order; every filter of `q` applies.

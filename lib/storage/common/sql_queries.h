@@ -38,6 +38,7 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<Customer>> ListCustomers(const CustomerQuery& q) override;
   Result<std::int64_t> CountCustomers(const std::string& shopId) override;
   Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
+  Result<std::optional<std::string>> FindConversationId(const std::string& shopId, const std::string& anyId) override;
   Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
   Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
                                                            const ConversationSearch& s) override;

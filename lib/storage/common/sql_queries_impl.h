@@ -777,33 +777,51 @@ Result<bool> SqlQueries<D>::DeleteCustomer(const std::string& shopId, const std:
 
 // ---- conversations ----
 
-template <class D>
-Result<std::optional<Conversation>> SqlQueries<D>::FindConversation(const std::string& shopId,
-                                                                    const std::string& anyId) {
+namespace {
+
+// The three forms of a conversation's id FindConversation accepts, each a
+// query reading `select`'s columns.
+struct ConversationLookup {
+  std::string byId, byFirestoreId, byPgConvoId;
+  explicit ConversationLookup(const std::string& select)
+      : byId(select + "WHERE shop_id = ?1 AND id = ?2"),
+        byFirestoreId(select + "WHERE shop_id = ?1 AND firestore_id = ?2 ORDER BY rid LIMIT 1"),
+        // pg_convo_id, when set, equals rid (schema CHECK), so the key finds it.
+        byPgConvoId(select + "WHERE rid = ?1 AND shop_id = ?2 AND pg_convo_id IS NOT NULL") {}
+};
+
+template <typename T, typename Conn, typename F>
+Result<std::optional<T>> LookUpConversation(Conn& conn, const ConversationLookup& sql, const std::string& shopId,
+                                            const std::string& anyId, F read) {
   // Precedence when forms collide: id, then firestoreId, then pgConvoId.
-  {
-    static const std::string sql = kConversations.Select() + "WHERE shop_id = ?1 AND id = ?2";
-    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  for (const std::string* form : {&sql.byId, &sql.byFirestoreId}) {
+    LC_ASSIGN_OR_RETURN(auto st, conn.Prepare(*form));
     st.Add(shopId).Add(anyId);
-    LC_ASSIGN_OR_RETURN(auto found, FetchOne<Conversation>(st, ReadConversation));
-    if (found) return found;
-  }
-  {
-    static const std::string sql =
-        kConversations.Select() + "WHERE shop_id = ?1 AND firestore_id = ?2 ORDER BY rid LIMIT 1";
-    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-    st.Add(shopId).Add(anyId);
-    LC_ASSIGN_OR_RETURN(auto found, FetchOne<Conversation>(st, ReadConversation));
+    LC_ASSIGN_OR_RETURN(auto found, FetchOne<T>(st, read));
     if (found) return found;
   }
   auto pg = ParseSeq(anyId);
-  if (!pg) return std::optional<Conversation>();
-  // pg_convo_id, when set, equals rid (schema CHECK), so the key finds it.
-  static const std::string sql =
-      kConversations.Select() + "WHERE rid = ?1 AND shop_id = ?2 AND pg_convo_id IS NOT NULL";
-  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  if (!pg) return std::optional<T>();
+  LC_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.byPgConvoId));
   st.Add(*pg).Add(shopId);
-  return FetchOne<Conversation>(st, ReadConversation);
+  return FetchOne<T>(st, read);
+}
+
+}  // namespace
+
+template <class D>
+Result<std::optional<Conversation>> SqlQueries<D>::FindConversation(const std::string& shopId,
+                                                                    const std::string& anyId) {
+  static const ConversationLookup sql(kConversations.Select());
+  return LookUpConversation<Conversation>(conn_, sql, shopId, anyId, ReadConversation);
+}
+
+template <class D>
+Result<std::optional<std::string>> SqlQueries<D>::FindConversationId(const std::string& shopId,
+                                                                     const std::string& anyId) {
+  static const ConversationLookup sql("SELECT id FROM conversations ");
+  return LookUpConversation<std::string>(conn_, sql, shopId, anyId,
+                                         [](const auto& st) -> Result<std::string> { return st.Text(0); });
 }
 
 // The predicates of a conversation list after its shop: the text depends
