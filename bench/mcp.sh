@@ -2,23 +2,21 @@
 # Tool-server benchmark: tools/call of faq_retrieval and product_lookup over
 # 10,000 products and 2,000 FAQ entries (FTS5 search), against the transport
 # ceiling in the same run. Output: bench/results/mcp.txt.
-# Usage: bench/mcp.sh [DURATION_SECONDS] (default 8)
+# Usage: [BENCH_BUILD=DIR] bench/mcp.sh [DURATION_SECONDS] (default 8)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 dur=${1:-8}
-build=$root/build-bench
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIVECHAT_BUILD_TESTS=OFF -DLIVECHAT_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j2 --target livechatd livechatctl bench_ceiling_server >/dev/null
+# BENCH_BUILD=DIR uses an existing build tree (bench/common.sh).
+# shellcheck source=bench/common.sh
+. "$here/common.sh"
+bench_build "livechatd livechatctl bench_ceiling_server"
 
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 db=$work/mcp.db
-ctl() { "$build/hosts/livechatctl" --db "$db" "$@"; }
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 store=$(ctl store create --name McpBench --plan pro)
 shop=$(echo "$store" | json "['id']")
