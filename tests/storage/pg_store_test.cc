@@ -14,6 +14,7 @@
 #include "livechat/open_store.h"
 #include "store_fixtures.h"
 #include "store_records.h"
+#include "storage/postgres/pg_connection.h"
 
 namespace livechat::testing {
 namespace {
@@ -326,6 +327,109 @@ TEST_CASE("postgres: another instance hears each written conversation within 200
   AddConversation(*a, "c3");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(heardByB.Snapshot().size() == before);
+}
+
+// The writer's kept settings reads (pg_connection.h, KeepSettingsReads): a
+// repeated read is answered from the first, and every statement that may
+// change a settings table, whatever its spelling, makes the next read go to
+// the database. Each rename below is read back: a statement taken for
+// harmless would leave the old name.
+TEST_CASE("postgres: the writer keeps a settings read until a statement may change it") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  Put(*store, [](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertShop(MakeShop(kShop)));
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    return w.InsertConversation(c);
+  });
+  auto opened = pg::Connection::Open(db.url());
+  REQUIRE(opened.ok());
+  pg::Connection& c = **opened;
+  c.KeepSettingsReads(true);
+  REQUIRE(c.Exec("BEGIN").ok());
+  auto name = [&]() -> std::string {
+    auto st = c.Prepare("SELECT name FROM shops WHERE id = ?1");
+    REQUIRE(st.ok());
+    st->Add(kShop);
+    auto row = st->Step();
+    REQUIRE((row.ok() && *row));
+    return st->Text(0);
+  };
+  auto run = [&](const std::string& sql) {
+    CAPTURE(sql);
+    auto st = c.Prepare(sql);
+    REQUIRE(st.ok());
+    if (sql.find("?1") != std::string::npos) st->Add(kShop);
+    REQUIRE(st->Run().ok());
+  };
+  CHECK(name() == "Shop " + kShop);
+  CHECK(c.keptHits() == 0);
+  CHECK(name() == "Shop " + kShop);
+  CHECK(c.keptHits() == 1);
+  // These leave it: another table's write, another read, a savepoint.
+  run("UPDATE conversations SET status = status WHERE shop_id = ?1");
+  run("INSERT INTO rate_windows (key, start_ms, count) VALUES (?1, 0, 0)");
+  CHECK(name() == "Shop " + kShop);
+  CHECK(c.keptHits() == 2);
+  REQUIRE(c.Exec("SAVEPOINT a; RELEASE SAVEPOINT a").ok());
+  CHECK(name() == "Shop " + kShop);
+  CHECK(c.keptHits() == 3);
+
+  int n = 0;
+  for (std::string write : {"UPDATE shops SET name = ?2 WHERE id = ?1", "UPDATE\n  shops SET name = ?2 WHERE id = ?1",
+                            "update Shops set name = ?2 where id = ?1", "UPDATE ONLY shops SET name = ?2 WHERE id = ?1",
+                            "UPDATE public.shops SET name = ?2 WHERE id = ?1",
+                            "UPDATE \"shops\" SET name = ?2 WHERE id = ?1",
+                            "WITH x AS (UPDATE shops SET name = ?2 WHERE id = ?1 RETURNING 1) SELECT count(*) FROM x",
+                            "INSERT INTO shops AS s (id, app_id, name, plan, auto_assign, installed, created_at) "
+                            "SELECT id, app_id, ?2, plan, auto_assign, installed, created_at FROM shops WHERE id = ?1 "
+                            "ON CONFLICT (id) DO UPDATE SET name = excluded.name"}) {
+    CAPTURE(write);
+    const std::string renamed = "renamed " + std::to_string(++n);
+    auto st = c.Prepare(write);
+    REQUIRE(st.ok());
+    st->Add(kShop).Add(renamed);
+    REQUIRE(st->Run().ok());
+    const std::int64_t hits = c.keptHits();
+    CHECK(name() == renamed);
+    CHECK(c.keptHits() == hits);  // read from the database
+    CHECK(name() == renamed);
+    CHECK(c.keptHits() == hits + 1);  // and kept again
+  }
+  // Raw SQL: anything but savepoints and constraint timing forgets.
+  REQUIRE(c.Exec("SAVEPOINT b; UPDATE shops SET name = 'by exec' WHERE id = 'shop-a'").ok());
+  CHECK(name() == "by exec");
+  // A rollback to a savepoint undoes a rename that was read back inside it.
+  REQUIRE(c.Exec("SAVEPOINT s").ok());
+  run("UPDATE shops SET name = 'undone' WHERE id = ?1");
+  CHECK(name() == "undone");
+  REQUIRE(c.Exec("ROLLBACK TO SAVEPOINT s").ok());
+  CHECK(name() == "by exec");
+  // A read that computes, joins or nests is never kept.
+  const std::int64_t hits = c.keptHits();
+  for (int i = 0; i < 2; ++i) {
+    auto st = c.Prepare("SELECT name || (SELECT count(*) FROM conversations WHERE shop_id = ?1) FROM shops WHERE id = ?1");
+    REQUIRE(st.ok());
+    st->Add(kShop);
+    REQUIRE(st->Run().ok());
+  }
+  CHECK(c.keptHits() == hits);
+  REQUIRE(c.Exec("COMMIT").ok());
+
+  using K = pg::Connection::Kind;
+  CHECK(pg::Connection::KindOf("SELECT id, name FROM shops WHERE id = $1") == K::kSettingsRead);
+  CHECK(pg::Connection::KindOf("SELECT id FROM members WHERE shop_id = $1 ORDER BY created_at, id") ==
+        K::kSettingsRead);
+  CHECK(pg::Connection::KindOf("SELECT name FROM shops\nJOIN conversations c ON true") == K::kLeaves);
+  CHECK(pg::Connection::KindOf("SELECT name FROM shops s, conversations c") == K::kLeaves);
+  CHECK(pg::Connection::KindOf("SELECT name FROM public.shops") == K::kLeaves);
+  CHECK(pg::Connection::KindOf("INSERT INTO messages (id) VALUES ($1)") == K::kLeaves);
+  CHECK(pg::Connection::KindOf("INSERT INTO \"members\" (id) VALUES ($1)") == K::kForgets);
+  CHECK(pg::Connection::KindOf("DELETE FROM conversations WHERE id = $1") == K::kForgets);
+  CHECK(pg::Connection::KindOf("TRUNCATE messages") == K::kForgets);
+  CHECK(pg::Connection::ExecLeaves("SET CONSTRAINTS ALL IMMEDIATE; RELEASE SAVEPOINT w; SAVEPOINT w"));
+  CHECK_FALSE(pg::Connection::ExecLeaves("SAVEPOINT w; DELETE FROM members"));
+  CHECK_FALSE(pg::Connection::ExecLeaves("ROLLBACK TO SAVEPOINT w"));
 }
 
 }  // namespace

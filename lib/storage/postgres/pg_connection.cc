@@ -88,52 +88,88 @@ bool IsSettingsTable(std::string_view t) {
   return false;
 }
 
-bool StartsWithWord(std::string_view sql, std::string_view word) {
-  if (sql.size() < word.size()) return false;
-  for (std::size_t i = 0; i < word.size(); ++i)
-    if (std::toupper(static_cast<unsigned char>(sql[i])) != word[i]) return false;
-  return sql.size() == word.size() || sql[word.size()] == ' ' || sql[word.size()] == '\n';
-}
-
-// The identifier that starts at `at` (after spaces).
-std::string_view WordAt(std::string_view sql, std::size_t at) {
-  while (at < sql.size() && sql[at] == ' ') ++at;
-  std::size_t end = at;
-  while (end < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[end])) || sql[end] == '_')) ++end;
-  return sql.substr(at, end - at);
-}
-
-// Connection::Kind of a statement, from its text (written by this library,
-// upper-case keywords): conservative, anything unrecognised forgets.
-Connection::Kind KindOf(std::string_view sql) {
-  using Kind = Connection::Kind;
-  while (!sql.empty() && (sql.front() == ' ' || sql.front() == '\n')) sql.remove_prefix(1);
-  if (StartsWithWord(sql, "SELECT")) {
-    const std::size_t from = sql.find(" FROM ");
-    if (from == std::string_view::npos || sql.find(" FROM ", from + 1) != std::string_view::npos ||
-        sql.find(" JOIN ") != std::string_view::npos || sql.find('(', from) != std::string_view::npos)
-      return Kind::kLeaves;
-    const std::string_view table = WordAt(sql, from + 6);
-    // The table alone: what follows it is WHERE, ORDER or nothing (no
-    // alias, no second table after a comma).
-    const std::string_view next = WordAt(sql, static_cast<std::size_t>(table.data() + table.size() - sql.data()));
-    const bool alone = next.empty() ? sql.find(',', from) == std::string_view::npos : next == "WHERE" || next == "ORDER";
-    return IsSettingsTable(table) && alone ? Kind::kSettingsRead : Kind::kLeaves;
+// The statement's words, lower-cased, and its other characters one token
+// each; a quoted identifier or a string literal is one token, quotes kept.
+std::vector<std::string> Tokens(std::string_view sql) {
+  std::vector<std::string> out;
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (std::size_t i = 0; i < sql.size();) {
+    const char c = sql[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (word(c)) {
+      std::string w;
+      for (; i < sql.size() && word(sql[i]); ++i) w += static_cast<char>(std::tolower(static_cast<unsigned char>(sql[i])));
+      out.push_back(std::move(w));
+    } else if (c == '\'' || c == '"') {
+      std::size_t end = sql.find(c, i + 1);
+      if (end == std::string_view::npos) end = sql.size() - 1;
+      out.emplace_back(sql.substr(i, end + 1 - i));
+      i = end + 1;
+    } else {
+      out.emplace_back(1, c);
+      ++i;
+    }
   }
-  if (StartsWithWord(sql, "INSERT")) {
-    const std::size_t into = sql.find("INTO ");
-    if (into != std::string_view::npos && !IsSettingsTable(WordAt(sql, into + 5))) return Kind::kLeaves;
-  }
-  if (StartsWithWord(sql, "UPDATE") && !IsSettingsTable(WordAt(sql, 6))) return Kind::kLeaves;
-  return Kind::kForgets;
+  return out;
 }
 
-// Simple-protocol commands that change no rows and end nothing.
-bool ExecLeaves(std::string_view sql) {
-  return StartsWithWord(sql, "SAVEPOINT") || StartsWithWord(sql, "SET CONSTRAINTS");
+// A plain table name: not quoted, not schema-qualified (the caller checks
+// the next token is not "."), not a keyword standing where a name could.
+bool Bare(std::string_view t) {
+  return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_') && t != "only";
 }
 
 }  // namespace
+
+// Connection::Kind of a statement, from its text: anything not recognised
+// as harmless forgets. A SELECT leaves the kept reads: no function of the
+// schema writes a settings table (they write rate windows, cost buckets and
+// search rows).
+Connection::Kind Connection::KindOf(std::string_view sql) {
+  const std::vector<std::string> t = Tokens(sql);
+  auto at = [&](std::size_t i) { return i < t.size() ? std::string_view(t[i]) : std::string_view(); };
+  if (at(0) == "select") {
+    // Kept: one table, named plainly, nothing computed, joined or nested.
+    std::size_t from = 0;
+    int froms = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == "join" || t[i] == "(") return Kind::kLeaves;
+      if (t[i] == "from") {
+        ++froms;
+        from = i;
+      }
+    }
+    if (froms != 1) return Kind::kLeaves;
+    const std::string_view next = at(from + 2);
+    const bool alone = next.empty() || next == "where" || next == "order";
+    return Bare(at(from + 1)) && IsSettingsTable(at(from + 1)) && alone ? Kind::kSettingsRead : Kind::kLeaves;
+  }
+  if (at(0) == "insert" && at(1) == "into" && Bare(at(2)) && at(3) != "." && !IsSettingsTable(at(2)))
+    return Kind::kLeaves;
+  if (at(0) == "update" && Bare(at(1)) && at(2) != "." && !IsSettingsTable(at(1))) return Kind::kLeaves;
+  return Kind::kForgets;
+}
+
+// Simple-protocol commands that change no rows and end nothing: every
+// statement of `sql` opens or releases a savepoint or sets when the
+// constraints are checked.
+bool Connection::ExecLeaves(std::string_view sql) {
+  const std::vector<std::string> t = Tokens(sql);
+  bool start = true;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == ";") {
+      start = true;
+      continue;
+    }
+    if (!start) continue;
+    start = false;
+    const bool ok = t[i] == "savepoint" || t[i] == "release" ||
+                    (t[i] == "set" && i + 1 < t.size() && t[i + 1] == "constraints");
+    if (!ok) return false;
+  }
+  return true;
+}
 
 Error PgError(PGconn* conn, const PGresult* res, std::string_view what) {
   std::string msg = "postgres: ";
@@ -185,7 +221,7 @@ Connection::~Connection() { PQfinish(conn_); }
 Status Connection::Exec(const std::string& sql) {
   // "SET CONSTRAINTS ALL IMMEDIATE; ...; RELEASE SAVEPOINT w" and
   // "SAVEPOINT w" keep them; BEGIN, COMMIT and any ROLLBACK do not.
-  Touch(ExecLeaves(sql) && sql.find("ROLLBACK") == std::string::npos ? Kind::kLeaves : Kind::kForgets);
+  Touch(ExecLeaves(sql) ? Kind::kLeaves : Kind::kForgets);
   PGresult* res = PQexec(conn_, sql.c_str());
   const ExecStatusType status = PQresultStatus(res);
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {

@@ -77,6 +77,9 @@ class Connection {
   }
   // Reads answered from what was kept, since the connection opened.
   std::int64_t keptHits() const { return keptHits_; }
+  // How a statement's text treats the kept reads (pg_connection.cc).
+  static Kind KindOf(std::string_view sql);
+  static bool ExecLeaves(std::string_view sql);
 
   // False once the server connection is lost; the store then reconnects.
   bool Ok() const { return PQstatus(conn_) == CONNECTION_OK; }

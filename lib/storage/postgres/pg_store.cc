@@ -40,6 +40,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -334,7 +335,10 @@ Status PostgresStore::RunInSavepoint(Connection& conn, const std::function<Statu
         conn.Exec("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w; SAVEPOINT w");
     if (checked.ok()) {
       savepointOpen_ = true;
-      batchWritten_.insert(batchWritten_.end(), written.begin(), written.end());
+      // Once each: a batch of sends to one conversation names it once.
+      for (auto& id : written)
+        if (std::find(batchWritten_.begin(), batchWritten_.end(), id) == batchWritten_.end())
+          batchWritten_.push_back(std::move(id));
       return st;
     }
     st = checked;
