@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GraphQL benchmark: customers(first: 100) over 100,000 customers, the first
 # page and a page 90,000 customers deep, against the transport ceiling in the
-# same run. Output: bench/results/graphql.txt.
+# same run (a cpp-httplib server answering a body of the page's size).
+# Output: bench/results/graphql.txt.
 # Usage: [BENCH_BUILD=DIR] bench/graphql.sh [DURATION_SECONDS] (default 8)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,14 +28,17 @@ ctl seed --store "$shop" --conversations 100000 --messages-per-conversation 0 >/
 "$build/hosts/livechatd" --db "$db" --listen 127.0.0.1:18083 --admin-listen 127.0.0.1:0 --access-log off --threads 64 \
   --graphql-bucket 1000000000000 --graphql-refill 1000000000000 2>/dev/null >"$work/d.out" &
 pids+=($!)
-"$build/bench/bench_ceiling_server" 18093 2048 >"$work/c.out" &
-pids+=($!)
-for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && grep -q listening "$work/c.out" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q listening "$work/d.out" 2>/dev/null && break; sleep 0.1; done
 
 gql() {
   curl -s -X POST -H 'Content-Type: application/json' -H "x-api-id: $app" -H "x-api-secret: $key" \
     --data "$1" http://127.0.0.1:18083/graphql
 }
+# The ceiling answers a body the size of the measured page (graphql_query.lua's query).
+size=$(gql '{"query":"{ customers(first: 100) { totalCount edges { cursor node { id firstName lastName email type channels createdAt } } pageInfo { hasNextPage endCursor } } }"}' | wc -c)
+"$build/bench/bench_ceiling_server" 18093 "$size" >"$work/c.out" &
+pids+=($!)
+for _ in $(seq 50); do grep -q listening "$work/c.out" 2>/dev/null && break; sleep 0.1; done
 # Walk 90 pages of 1,000 to a cursor 90,000 customers deep.
 after=""
 for _ in $(seq 90); do
@@ -57,7 +61,7 @@ run() {
   echo "== $name" >>"$out"
   wrk -t1 -c16 -d"${dur}s" --latency "$@" >>"$out" 2>&1
 }
-run "ceiling GET (2 KB fixed body)" http://127.0.0.1:18093/x
+run "ceiling GET ($size-byte body, the page's size)" http://127.0.0.1:18093/x
 for round in 1 2; do
   LC_AFTER="" run "customers(first: 100), first page (round $round)" -s "$here/graphql_query.lua" http://127.0.0.1:18083/graphql
   LC_AFTER="$after" run "customers(first: 100), after 90,000 (round $round)" -s "$here/graphql_query.lua" http://127.0.0.1:18083/graphql
