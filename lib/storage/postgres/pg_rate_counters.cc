@@ -82,7 +82,7 @@ class PgRateWindows final : public RateWindows {
                                  : "SELECT allowed, counted, reset_ms, now_ms FROM livechat_rate_count(?1, ?2, ?3, false)"));
       s.Add(key).Add(limit).Add(window_);
       LC_ASSIGN_OR_RETURN(bool row, s.Step());
-      if (!row) return Error{ErrorCode::kInternal, "postgres: livechat_rate_count returned no row"};
+      if (!row) return Error{ErrorCode::kInternal, "postgres: the rate window function returned no row"};
       out = Read(s, 0, limit, s.Int(3));
       return Sweep(c, out.at);
     });
