@@ -158,6 +158,8 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
       return IsUploadTarget(req.target) ? std::numeric_limits<std::size_t>::max() : max;
     };
   }
+  if (rest && options.plainReadsInline)
+    h.runsInline = [](const livechat::HttpRequest& req) { return livechat::RestApi::IsPlainRead(req); };
   h.refuse = [](int status, std::string_view message, const livechat::HttpRequest& req) {
     livechat::HttpResponse res =
         JsonResponse(status, livechat::RestErrorBody({TransportCode(status), std::string(message)}));

@@ -32,6 +32,11 @@ struct BridgeOptions {
   // before they are read): the transport's limit is sized for uploads, and
   // no other request should make the server buffer that much. 0: no check.
   std::size_t commandMaxBody = 0;
+  // The REST API's plain reads (RestApi::IsPlainRead) run on the listener's
+  // I/O threads, not its workers. Only for a store whose reads never wait
+  // (Store::ReadsNeverWait): a read that waited would hold up every
+  // connection of that I/O thread.
+  bool plainReadsInline = false;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked) and the

@@ -620,16 +620,26 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     stream_.expires_never();
     request_.body = std::move(parser_->get().body());
     parser_.reset();
+    // A short read runs here, on the strand: handing it to a worker and its
+    // answer back costs two thread switches, as much CPU as the read itself
+    // (docs/decisions.md, "Plain reads on the I/O threads").
+    bool here = false;
+    try {
+      if (const auto& runsInline = server_->handlers().runsInline) here = runsInline(request_);
+    } catch (const std::exception&) {
+      return Refuse(500, "The server could not complete the request.");
+    }
+    if (here) return Handle(/*onStrand=*/true);
     // No operation is pending on the connection while its handler runs on
     // a worker, so the worker may use its fields; the answer goes back to
     // the connection's strand.
     // The guard keeps the I/O threads running until the answer is posted
     // back (a connection in a handler has no operation of its own pending).
-    server_->workers().Submit([self = shared_from_this(), work = server_->Work()] { self->Handle(); });
+    server_->workers().Submit([self = shared_from_this(), work = server_->Work()] { self->Handle(false); });
   }
 
-  // On a worker thread.
-  void Handle() {
+  // On a worker thread, or on the connection's strand when `onStrand`.
+  void Handle(bool onStrand) {
     livechat::HttpResponse res;
     try {
       res = server_->handlers().handle(request_);
@@ -644,13 +654,31 @@ class HttpServer::Impl::Connection : public std::enable_shared_from_this<Connect
     request_.body.clear();
     request_.body.shrink_to_fit();
     if (res.deferred) return Defer(std::move(res.deferred));
-    if (res.stream) return Stream(std::move(res));  // writes from this worker, as its producer runs here
+    if (res.stream) {
+      // Its producer runs for as long as the stream lasts, so never on an
+      // I/O thread.
+      if (onStrand)
+        return server_->workers().Submit(
+            [self = shared_from_this(), work = server_->Work(), res = std::make_shared<livechat::HttpResponse>(
+                                                                    std::move(res))]() mutable {
+              self->Stream(std::move(*res));
+            });
+      return Stream(std::move(res));  // writes from this worker, as its producer runs here
+    }
+    if (onStrand) {
+      const bool close = ClosesAfter(res);  // before res is moved from
+      return Answer(std::move(res), close);
+    }
     Reply(std::move(res));
+  }
+
+  bool ClosesAfter(const livechat::HttpResponse& res) const {
+    return !keepAlive_ || AsksToClose(res) || server_->stopping();
   }
 
   // From any thread, once: the answer goes to the connection's strand.
   void Reply(livechat::HttpResponse res) {
-    const bool close = !keepAlive_ || AsksToClose(res) || server_->stopping();
+    const bool close = ClosesAfter(res);
     net::post(executor_, [self = shared_from_this(), res = std::move(res), close]() mutable {
       self->Answer(std::move(res), close);
     });

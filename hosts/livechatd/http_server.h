@@ -87,6 +87,12 @@ struct HttpHandlers {
   // maxBodyBytes still caps it); a chunked body is counted as it arrives.
   // Empty: maxBodyBytes.
   std::function<std::size_t(const livechat::HttpRequest&)> bodyLimit;
+  // True for a request whose handler answers at once, waiting on nothing
+  // another request may hold for long (a plain read of a local database):
+  // it runs on the I/O thread that read it, which saves two thread
+  // hand-offs, and keeps no worker. A streamed answer still runs on a
+  // worker. Empty: every request runs on a worker.
+  std::function<bool(const livechat::HttpRequest&)> runsInline;
   // The answer to a request the server refused itself (400 unparsable, 413
   // over maxBodyBytes, 431 head too large; 429 and 503 for a connection over
   // a cap, before any request), `message` saying why for a person; `request`

@@ -504,6 +504,7 @@ int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
   mainOptions.files = p.files.get();
   mainOptions.platform = p.platform.get();
   mainOptions.obs.serveOpenApi = true;
+  mainOptions.plainReadsInline = p.store->ReadsNeverWait();
   livechatd::InstallBridge(site, p.rest.get(), p.graphql.get(), *p.store, mainOptions);
   livechatd::HttpServer server(ListenerOptions(cfg, "api", p.httpThreads, p.transportMaxBody, &p.metrics, proxies),
                                livechatd::MakeHandlers(site, mainOptions, p.rest.get()));

@@ -133,6 +133,12 @@ class Store {
   virtual Status Write(const std::function<Status(StoreWriter&)>& fn) = 0;
   // True when the database answers and its schema is current.
   virtual bool Healthy() = 0;
+  // True when a Read waits neither for a writer nor for a network: it runs
+  // on this process's own files for about as long as its queries take. A
+  // host may then run short reads on the threads that do its socket I/O
+  // rather than hand each to a worker thread and back (hosts/livechatd,
+  // docs/decisions.md "Plain reads on the I/O threads").
+  virtual bool ReadsNeverWait() const { return false; }
 
   // Calls `changed` (on a thread of the store's) with the id of each
   // conversation another process's write wrote, soon after that write

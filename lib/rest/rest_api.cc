@@ -240,6 +240,14 @@ std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
   }
 }
 
+bool RestApi::IsPlainRead(const HttpRequest& req) {
+  if (req.method != "GET" || SurfaceOf(req.target) != Surface::kChat) return false;
+  const std::optional<std::string> key = req.Header("x-api-key");
+  if (!key || key->empty()) return false;
+  std::optional<ParsedTarget> target = ParseTarget(req.target);
+  return target && rest::ChatPlainRead(req.method, target->segments, 0);
+}
+
 HttpResponse RestApi::Handle(const HttpRequest& req) {
   Surface surface = SurfaceOf(req.target);
   if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));

@@ -197,3 +197,64 @@ TEST_CASE("transport: framing that could smuggle a request is refused 400; chunk
   }
   e2e::StopDaemon(daemon);
 }
+
+// Plain reads (RestApi::IsPlainRead) run on the I/O thread that read them
+// when the store's reads never wait (a SQLite file), and on a worker when
+// they cross a network (PostgreSQL). The only worker is held by a live
+// change feed (GET /chat/events as text/event-stream, which keeps its
+// thread until it ends): on SQLite a plain read is answered all the same,
+// on PostgreSQL it waits, and a request that is not a plain read waits on
+// both until the feed ends.
+TEST_CASE("transport: plain reads of a SQLite file need no worker; PostgreSQL's and other requests wait for one") {
+  e2e::TempDir dir;
+  const std::string db = dir.File("t.db");
+  const bool sqlite = e2e::DatabaseFor(db) == db;
+  const std::string storeId = e2e::Str(e2e::Ctl(db, {"store", "create", "--name", "Shop", "--plan", "pro"}), "id");
+  const std::string key = e2e::Str(
+      e2e::Ctl(db, {"key", "create", "--store", storeId, "--name", "k", "--permissions",
+                    "read_conversations,manage_conversations"}),
+      "key");
+  e2e::Ctl(db, {"seed", "--store", storeId, "--conversations", "3", "--messages-per-conversation", "2"});
+  e2e::Daemon daemon = e2e::StartDaemon(
+      dir, db, {"--threads", "1", "--event-streams", "1", "--event-stream-lifetime", "6s"});
+  auto get = [&](const std::string& target) {
+    return "GET " + target + " HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + key + "\r\nConnection: close\r\n\r\n";
+  };
+  auto body = [](const std::string& answer) { return answer.substr(answer.find("\r\n\r\n") + 4); };
+
+  Socket feed(daemon.port);
+  REQUIRE(feed.Send("GET /chat/events HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + key +
+                    "\r\nAccept: text/event-stream\r\n\r\n"));
+  const std::string feedHead = feed.ReadAll(1'000);  // the head is sent at once; the feed then stays open
+  INFO(feedHead);
+  REQUIRE(feedHead.rfind("HTTP/1.1 200 ", 0) == 0);
+  REQUIRE(feedHead.find("Content-Type: text/event-stream") != std::string::npos);
+
+  Socket list(daemon.port);
+  REQUIRE(list.Send(get("/chat/conversations?limit=5")));
+  std::string listed = list.ReadAll(sqlite ? 3'000 : 1'000);
+  if (sqlite) {
+    INFO(listed);
+    REQUIRE(listed.rfind("HTTP/1.1 200 ", 0) == 0);
+    CHECK(e2e::ParseJson(body(listed))["data"].Size() == 3);
+  } else {
+    CHECK(listed.empty());
+  }
+
+  Socket hooks(daemon.port);
+  REQUIRE(hooks.Send(get("/chat/webhooks")));
+  CHECK(hooks.ReadAll(1'000).empty());  // the worker is still the feed's
+
+  // The feed ends at its lifetime; the worker then takes what waited.
+  const std::string answered = hooks.ReadAll(10'000);
+  INFO(answered);
+  CHECK(answered.rfind("HTTP/1.1 200 ", 0) == 0);
+  CHECK(e2e::ParseJson(body(answered))["data"].Size() == 0);
+  if (!sqlite) {
+    listed = list.ReadAll(10'000);
+    INFO(listed);
+    REQUIRE(listed.rfind("HTTP/1.1 200 ", 0) == 0);
+    CHECK(e2e::ParseJson(body(listed))["data"].Size() == 3);
+  }
+  e2e::StopDaemon(daemon);
+}

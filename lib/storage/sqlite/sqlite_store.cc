@@ -114,6 +114,11 @@ class SqliteStore final : public Store {
   Status Read(const std::function<Status(StoreReader&)>& fn) override;
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
   bool Healthy() override;
+  // On a file each reader has a connection of its own, and WAL lets it read
+  // while the writer writes; when every pooled reader is taken it waits for
+  // another Read, which is as short as its queries. A memory database reads
+  // through the writer's connection, so its reads wait for writes.
+  bool ReadsNeverWait() const override { return !inMemory_; }
 
  private:
   // What this thread holds of which store, so that nesting neither deadlocks
