@@ -40,6 +40,7 @@
 #include "livechat/openai_summarizer.h"
 #include "livechat/postgres_store.h"
 #include "livechat/rest.h"
+#include "livechat/sqlite_store.h"
 #include "livechat/storefront.h"
 #include "livechat/summarizer.h"
 #include "livechat/webhooks.h"
@@ -598,6 +599,9 @@ int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread or store exists (docs/decisions.md, "SQLite without
+  // memory statistics").
+  livechat::DisableSqliteMemoryStatistics();
   std::vector<std::string> args(argv + 1, argv + argc);
   auto parsed = livechatd::ParseDaemonArgs(args, [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());

@@ -42,6 +42,15 @@ Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options);
 // Schema version this build migrates to.
 int SqliteSchemaVersion();
 
+// Turns off SQLite's process-wide memory statistics, which take one global
+// mutex around every allocation SQLite makes: under concurrent reads (a
+// full-text search allocates thousands of times) the threads queue on it.
+// livechat reads none of those statistics (nor sets a soft heap limit,
+// which needs them). Must run before SQLite is first used in the process,
+// with no other thread using SQLite (sqlite3_config); later it changes
+// nothing and returns false. livechatd calls it first thing.
+bool DisableSqliteMemoryStatistics();
+
 // Writes a consistent copy of the database at `path` to the new file `to`
 // (SQLite's online backup API in one step: a read transaction, so a running
 // livechatd keeps reading and writing meanwhile; the copy has no -wal file).

@@ -44,6 +44,17 @@ TEST_CASE("sqlite: schema version and health") {
   CHECK(file.store().Healthy());
 }
 
+TEST_CASE("sqlite: memory statistics can be turned off only before SQLite is in use") {
+  // livechatd turns them off first thing (a global mutex around every
+  // allocation SQLite makes); once a store is open, the call is refused by
+  // SQLite and changes nothing.
+  FileSqliteFixture file;
+  AddConversation(file.store(), "c1");
+  CHECK_FALSE(DisableSqliteMemoryStatistics());
+  AddConversation(file.store(), "c2");
+  CHECK(CountListed(file.store()) == 2);
+}
+
 TEST_CASE("sqlite: open fails with kInternal for an unusable path") {
   TempDir dir;
   auto r = OpenSqliteStore(SqliteOptions{dir.File("no/such/dir/store.db"), 2, 100});

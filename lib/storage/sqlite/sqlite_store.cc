@@ -454,6 +454,8 @@ bool SqliteStore::Healthy() {
 
 }  // namespace
 
+bool DisableSqliteMemoryStatistics() { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }
+
 Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options) {
   try {
     return SqliteStore::Open(options);
