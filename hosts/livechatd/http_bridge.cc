@@ -158,8 +158,10 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
       return IsUploadTarget(req.target) ? std::numeric_limits<std::size_t>::max() : max;
     };
   }
-  if (rest && options.plainReadsInline)
-    h.runsInline = [](const livechat::HttpRequest& req) { return livechat::RestApi::IsPlainRead(req); };
+  if (livechat::Store* store = options.inlineReads; rest && store)
+    h.runsInline = [store](const livechat::HttpRequest& req) {
+      return livechat::RestApi::IsBoundedRead(req) && store->CanReadWithoutWaiting();
+    };
   h.refuse = [](int status, std::string_view message, const livechat::HttpRequest& req) {
     livechat::HttpResponse res =
         JsonResponse(status, livechat::RestErrorBody({TransportCode(status), std::string(message)}));

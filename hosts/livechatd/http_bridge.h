@@ -32,11 +32,11 @@ struct BridgeOptions {
   // before they are read): the transport's limit is sized for uploads, and
   // no other request should make the server buffer that much. 0: no check.
   std::size_t commandMaxBody = 0;
-  // The REST API's plain reads (RestApi::IsPlainRead) run on the listener's
-  // I/O threads, not its workers. Only for a store whose reads never wait
-  // (Store::ReadsNeverWait): a read that waited would hold up every
-  // connection of that I/O thread.
-  bool plainReadsInline = false;
+  // When set, the REST API's bounded reads (RestApi::IsBoundedRead) run on
+  // the listener's I/O threads, not its workers, whenever this store can
+  // read without waiting (Store::CanReadWithoutWaiting): a read that waited
+  // would hold up every connection of that I/O thread. Null: none do.
+  livechat::Store* inlineReads = nullptr;
 };
 
 // Registers /healthz, /readyz (and /openapi.json when asked) and the

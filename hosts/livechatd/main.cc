@@ -505,7 +505,7 @@ int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
   mainOptions.files = p.files.get();
   mainOptions.platform = p.platform.get();
   mainOptions.obs.serveOpenApi = true;
-  mainOptions.plainReadsInline = p.store->ReadsNeverWait();
+  mainOptions.inlineReads = p.store.get();
   livechatd::InstallBridge(site, p.rest.get(), p.graphql.get(), *p.store, mainOptions);
   livechatd::HttpServer server(ListenerOptions(cfg, "api", p.httpThreads, p.transportMaxBody, &p.metrics, proxies),
                                livechatd::MakeHandlers(site, mainOptions, p.rest.get()));
@@ -601,7 +601,8 @@ int Serve(const livechatd::DaemonConfig& cfg, Parts& p) {
 int main(int argc, char** argv) {
   // Before any thread or store exists (docs/decisions.md, "SQLite without
   // memory statistics").
-  livechat::DisableSqliteMemoryStatistics();
+  if (!livechat::DisableSqliteMemoryStatistics())
+    std::fprintf(stderr, "livechatd: warning: SQLite was in use before main; its memory statistics stay on\n");
   std::vector<std::string> args(argv + 1, argv + argc);
   auto parsed = livechatd::ParseDaemonArgs(args, [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());

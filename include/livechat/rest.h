@@ -52,11 +52,13 @@ class RestApi {
   // optional for a target no route matches. Bounded label set for metrics.
   static std::optional<std::string> RouteTemplate(std::string_view target);
   HttpResponse Handle(const HttpRequest& req);
-  // True for a GET that only reads the store, briefly, with an API key:
-  // /chat/conversations, a conversation, its messages, notes and
-  // attributes, customers, members, tags (rest_routes.cc, PlainRead). Its
+  // True for a GET with an API key that only reads the store, and only a
+  // bounded number of rows through an index however large the store: a
+  // conversation, its messages, notes and attributes, a customer and its
+  // conversations, members, and the conversation list without a search and
+  // with at most one indexed filter (rest_routes.cc, Route::bounded). Its
   // handling waits on nothing but its own read and the in-process limits.
-  static bool IsPlainRead(const HttpRequest& req);
+  static bool IsBoundedRead(const HttpRequest& req);
   // The answer to a request whose body the host refuses unread (its
   // Content-Length is over what the host will read), with what Handle adds to
   // every answer of the request's surface: on /chat/... and

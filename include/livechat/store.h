@@ -133,12 +133,14 @@ class Store {
   virtual Status Write(const std::function<Status(StoreWriter&)>& fn) = 0;
   // True when the database answers and its schema is current.
   virtual bool Healthy() = 0;
-  // True when a Read waits neither for a writer nor for a network: it runs
-  // on this process's own files for about as long as its queries take. A
-  // host may then run short reads on the threads that do its socket I/O
-  // rather than hand each to a worker thread and back (hosts/livechatd,
-  // docs/decisions.md "Plain reads on the I/O threads").
-  virtual bool ReadsNeverWait() const { return false; }
+  // True when a Read started now would wait neither for a writer, nor for a
+  // network, nor for another Read: it would run on this process's own files
+  // for about as long as its queries take. A host may then run a short read
+  // on a thread that does socket I/O rather than hand it to a worker thread
+  // and back (hosts/livechatd, docs/decisions.md "Plain reads on the I/O
+  // threads"). Another thread may start a Read in between; this one then
+  // waits for one Read to end, no more than that.
+  virtual bool CanReadWithoutWaiting() const { return false; }
 
   // Calls `changed` (on a thread of the store's) with the id of each
   // conversation another process's write wrote, soon after that write

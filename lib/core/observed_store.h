@@ -21,7 +21,7 @@ class ObservedStore final : public Store {
   Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
   bool Healthy() override { return inner_.Healthy(); }
-  bool ReadsNeverWait() const override { return inner_.ReadsNeverWait(); }
+  bool CanReadWithoutWaiting() const override { return inner_.CanReadWithoutWaiting(); }
 
  private:
   Store& inner_;

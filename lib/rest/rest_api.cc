@@ -240,12 +240,12 @@ std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
   }
 }
 
-bool RestApi::IsPlainRead(const HttpRequest& req) {
+bool RestApi::IsBoundedRead(const HttpRequest& req) {
   if (req.method != "GET" || SurfaceOf(req.target) != Surface::kChat) return false;
   const std::optional<std::string> key = req.Header("x-api-key");
   if (!key || key->empty()) return false;
   std::optional<ParsedTarget> target = ParseTarget(req.target);
-  return target && rest::ChatPlainRead(req.method, target->segments, 0);
+  return target && rest::ChatBoundedRead(req.method, *target);
 }
 
 HttpResponse RestApi::Handle(const HttpRequest& req) {

@@ -1,5 +1,6 @@
 #include "rest/rest_routes.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -36,11 +37,16 @@ struct Route {
   // Only reads the store, briefly (no stream, no wait, no write): served
   // inside the read transaction that checks the API key (PlainRead).
   bool oneRead = false;
+  // A plain read of a bounded number of rows found through an index, at
+  // any size of store: what a host may run on its I/O threads
+  // (ChatBoundedRead). The conversation list is bounded only without a
+  // search and with at most one indexed filter (ListServedByIndex).
+  bool bounded = false;
 };
 
 // A GET whose handler only reads the store, briefly.
-Route PlainRead(std::vector<std::string_view> pattern, Handler handler) {
-  return {std::move(pattern), "GET", BodyRule::kNone, handler, /*adminOnly=*/false, /*oneRead=*/true};
+Route PlainRead(std::vector<std::string_view> pattern, Handler handler, bool bounded = true) {
+  return {std::move(pattern), "GET", BodyRule::kNone, handler, /*adminOnly=*/false, /*oneRead=*/true, bounded};
 }
 
 HttpResponse Ok(std::string body, int status = 200) { return JsonResponse(status, std::move(body)); }
@@ -461,7 +467,8 @@ const std::vector<Route>& Routes() {
       PlainRead({"chat", "conversations", "{conversationId}", "messages"}, ListMessages),
       {{"chat", "conversations", "{conversationId}", "messages"}, "POST", B::kRequired, SendMessage},
       PlainRead({"chat", "conversations", "{conversationId}", "messages", "{messageId}"}, GetMessage),
-      PlainRead({"chat", "tags"}, ListTagCatalog),
+      // Counts every tagged conversation of the store: not bounded.
+      PlainRead({"chat", "tags"}, ListTagCatalog, /*bounded=*/false),
       {{"chat", "conversations", "{conversationId}", "tags"}, "POST", B::kRequired, AddTags},
       {{"chat", "conversations", "{conversationId}", "tags", "{tag}"}, "DELETE", B::kNone, RemoveTag},
       PlainRead({"chat", "conversations", "{conversationId}", "notes"}, ListNotes),
@@ -537,6 +544,35 @@ std::optional<std::string> ChatRouteTemplate(const std::vector<std::string>& seg
 bool ChatPlainRead(std::string_view method, const std::vector<std::string>& segments, std::size_t first) {
   for (const Route& route : Routes()) {
     if (route.method == method && !route.adminOnly && Matches(route, segments, first, nullptr)) return route.oneRead;
+  }
+  return false;
+}
+
+namespace {
+
+// The conversation list reads one page through one index when it has no
+// search text (q) and at most one filter, of those that have an index of
+// their own (lib/storage/sqlite/sqlite_schema.cc: conversations_status,
+// _member, _customer, _email, _starred). A second filter, or channel or
+// isRead, may walk the whole store to fill a page of rare matches.
+bool ListServedByIndex(const ParsedTarget& target) {
+  static constexpr std::array<std::string_view, 5> kIndexed{"status", "assigneeId", "customerUuid", "email",
+                                                            "isStarred"};
+  int filters = 0;
+  for (const auto& [key, value] : target.query) {
+    if (key == "limit" || key == "cursor") continue;
+    if (std::find(kIndexed.begin(), kIndexed.end(), key) == kIndexed.end()) return false;
+    ++filters;
+  }
+  return filters <= 1;
+}
+
+}  // namespace
+
+bool ChatBoundedRead(std::string_view method, const ParsedTarget& target) {
+  for (const Route& route : Routes()) {
+    if (route.method == method && !route.adminOnly && Matches(route, target.segments, 0, nullptr))
+      return route.oneRead && route.bounded && (route.handler != &ListConversations || ListServedByIndex(target));
   }
   return false;
 }

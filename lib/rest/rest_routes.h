@@ -33,6 +33,10 @@ HttpResponse DispatchChat(ChatService& service, const Principal& principal, cons
 // served inside the read transaction that checks the API key
 // (AuthService::ReadAsApiKey).
 bool ChatPlainRead(std::string_view method, const std::vector<std::string>& segments, std::size_t first);
+// A plain read under /chat/... (from the first segment) that reads a
+// bounded number of rows through an index however large the store
+// (Route::bounded): no search, no unindexed filter, no store-wide count.
+bool ChatBoundedRead(std::string_view method, const ParsedTarget& target);
 
 // The route template ("/chat/conversations/{conversationId}") that
 // `segments[first..]` match under any method, or empty optional.

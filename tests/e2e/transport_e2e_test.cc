@@ -198,14 +198,15 @@ TEST_CASE("transport: framing that could smuggle a request is refused 400; chunk
   e2e::StopDaemon(daemon);
 }
 
-// Plain reads (RestApi::IsPlainRead) run on the I/O thread that read them
-// when the store's reads never wait (a SQLite file), and on a worker when
-// they cross a network (PostgreSQL). The only worker is held by a live
-// change feed (GET /chat/events as text/event-stream, which keeps its
-// thread until it ends): on SQLite a plain read is answered all the same,
-// on PostgreSQL it waits, and a request that is not a plain read waits on
-// both until the feed ends.
-TEST_CASE("transport: plain reads of a SQLite file need no worker; PostgreSQL's and other requests wait for one") {
+// Bounded reads (RestApi::IsBoundedRead) run on the I/O thread that read
+// them when the store can read without waiting (a SQLite file with an idle
+// reader), and on a worker when reads cross a network (PostgreSQL). The only
+// worker is held by a live change feed (GET /chat/events as
+// text/event-stream, which keeps its thread until it ends): on SQLite a
+// bounded read is answered all the same, on PostgreSQL it waits; a search,
+// the store-wide tag counts and a request that is not a read wait on both
+// until the feed ends.
+TEST_CASE("transport: bounded reads of a SQLite file need no worker; searches, PostgreSQL's reads and writes wait") {
   e2e::TempDir dir;
   const std::string db = dir.File("t.db");
   const bool sqlite = e2e::DatabaseFor(db) == db;
@@ -216,11 +217,18 @@ TEST_CASE("transport: plain reads of a SQLite file need no worker; PostgreSQL's 
       "key");
   e2e::Ctl(db, {"seed", "--store", storeId, "--conversations", "3", "--messages-per-conversation", "2"});
   e2e::Daemon daemon = e2e::StartDaemon(
-      dir, db, {"--threads", "1", "--event-streams", "1", "--event-stream-lifetime", "6s"});
+      dir, db, {"--threads", "1", "--event-streams", "1", "--event-stream-lifetime", "8s"});
   auto get = [&](const std::string& target) {
     return "GET " + target + " HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + key + "\r\nConnection: close\r\n\r\n";
   };
   auto body = [](const std::string& answer) { return answer.substr(answer.find("\r\n\r\n") + 4); };
+  // The open conversations of a whole list (the seed resolves some).
+  auto openCount = [&](const std::string& answer) {
+    rapidjson::SizeType n = 0;
+    const rapidjson::Document doc = e2e::ParseJson(body(answer));
+    for (const auto& c : doc["data"].GetArray()) n += e2e::Str(c, "status") == "open" ? 1 : 0;
+    return n;
+  };
 
   Socket feed(daemon.port);
   REQUIRE(feed.Send("GET /chat/events HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + key +
@@ -230,31 +238,51 @@ TEST_CASE("transport: plain reads of a SQLite file need no worker; PostgreSQL's 
   REQUIRE(feedHead.rfind("HTTP/1.1 200 ", 0) == 0);
   REQUIRE(feedHead.find("Content-Type: text/event-stream") != std::string::npos);
 
-  Socket list(daemon.port);
+  // Bounded: the list, the list by status (one indexed filter).
+  Socket list(daemon.port), open(daemon.port);
   REQUIRE(list.Send(get("/chat/conversations?limit=5")));
+  REQUIRE(open.Send(get("/chat/conversations?status=open&limit=5")));
   std::string listed = list.ReadAll(sqlite ? 3'000 : 1'000);
+  std::string listedOpen = open.ReadAll(sqlite ? 3'000 : 1);
   if (sqlite) {
     INFO(listed);
     REQUIRE(listed.rfind("HTTP/1.1 200 ", 0) == 0);
     CHECK(e2e::ParseJson(body(listed))["data"].Size() == 3);
+    REQUIRE(listedOpen.rfind("HTTP/1.1 200 ", 0) == 0);
+    CHECK(e2e::ParseJson(body(listedOpen))["data"].Size() == openCount(listed));
   } else {
     CHECK(listed.empty());
+    CHECK(listedOpen.empty());
   }
 
-  Socket hooks(daemon.port);
+  // Not bounded, or not reads: a search, two filters, the tag counts, the webhooks.
+  Socket search(daemon.port), twoFilters(daemon.port), tags(daemon.port), hooks(daemon.port);
+  REQUIRE(search.Send(get("/chat/conversations?q=hello")));
+  REQUIRE(twoFilters.Send(get("/chat/conversations?status=open&channel=email")));
+  REQUIRE(tags.Send(get("/chat/tags")));
   REQUIRE(hooks.Send(get("/chat/webhooks")));
-  CHECK(hooks.ReadAll(1'000).empty());  // the worker is still the feed's
+  CHECK(search.ReadAll(1'000).empty());  // the worker is still the feed's
+  CHECK(twoFilters.ReadAll(1).empty());
+  CHECK(tags.ReadAll(1).empty());
+  CHECK(hooks.ReadAll(1).empty());
 
   // The feed ends at its lifetime; the worker then takes what waited.
-  const std::string answered = hooks.ReadAll(10'000);
-  INFO(answered);
-  CHECK(answered.rfind("HTTP/1.1 200 ", 0) == 0);
-  CHECK(e2e::ParseJson(body(answered))["data"].Size() == 0);
   if (!sqlite) {
-    listed = list.ReadAll(10'000);
+    listed = list.ReadAll(12'000);
     INFO(listed);
     REQUIRE(listed.rfind("HTTP/1.1 200 ", 0) == 0);
     CHECK(e2e::ParseJson(body(listed))["data"].Size() == 3);
+    listedOpen = open.ReadAll(5'000);
+    REQUIRE(listedOpen.rfind("HTTP/1.1 200 ", 0) == 0);
+    CHECK(e2e::ParseJson(body(listedOpen))["data"].Size() == openCount(listed));
+  }
+  int which = 0;
+  for (Socket* waited : {&search, &twoFilters, &tags, &hooks}) {
+    CAPTURE(which++);
+    const std::string answered = waited->ReadAll(12'000);
+    INFO(answered);
+    CHECK(answered.rfind("HTTP/1.1 200 ", 0) == 0);
+    CHECK(e2e::ParseJson(body(answered)).HasMember("data"));
   }
   e2e::StopDaemon(daemon);
 }

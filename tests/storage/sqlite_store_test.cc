@@ -44,6 +44,30 @@ TEST_CASE("sqlite: schema version and health") {
   CHECK(file.store().Healthy());
 }
 
+TEST_CASE("sqlite: a file store can read without waiting while a pooled reader is idle; a memory store never") {
+  // livechatd runs a bounded read on an I/O thread only when this says yes:
+  // a read that waited for a reader would hold up that thread's connections.
+  TempDir dir;
+  auto s = OpenOrFail(SqliteOptions{dir.File("idle.db"), 1, 5000});
+  CHECK(s->CanReadWithoutWaiting());
+  std::promise<void> reading, release;
+  std::thread holder([&] {
+    Status st = s->Read([&](StoreReader&) -> Status {
+      reading.set_value();
+      release.get_future().wait();
+      return Status::Ok();
+    });
+    CHECK(st.ok());
+  });
+  reading.get_future().wait();
+  CHECK_FALSE(s->CanReadWithoutWaiting());  // the one reader is taken
+  release.set_value();
+  holder.join();
+  CHECK(s->CanReadWithoutWaiting());
+  MemorySqliteFixture mem;
+  CHECK_FALSE(mem.store().CanReadWithoutWaiting());  // it reads through the writer
+}
+
 TEST_CASE("sqlite: memory statistics can be turned off only before SQLite is in use") {
   // livechatd turns them off first thing (a global mutex around every
   // allocation SQLite makes); once a store is open, the call is refused by

@@ -115,10 +115,10 @@ class SqliteStore final : public Store {
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
   bool Healthy() override;
   // On a file each reader has a connection of its own, and WAL lets it read
-  // while the writer writes; when every pooled reader is taken it waits for
-  // another Read, which is as short as its queries. A memory database reads
-  // through the writer's connection, so its reads wait for writes.
-  bool ReadsNeverWait() const override { return !inMemory_; }
+  // while the writer writes: it waits only when every pooled reader is
+  // taken. A memory database reads through the writer's connection, so its
+  // reads wait for writes.
+  bool CanReadWithoutWaiting() const override { return !inMemory_ && idleReaders_.load() > 0; }
 
  private:
   // What this thread holds of which store, so that nesting neither deadlocks
@@ -174,6 +174,7 @@ class SqliteStore final : public Store {
   std::mutex poolMu_;
   std::condition_variable poolCv_;
   std::vector<Connection*> idle_;
+  std::atomic<int> idleReaders_{0};  // idle_.size(), read without poolMu_
   // Declared after writer_ so it closes first: the last connection to close
   // checkpoints what is left and removes the WAL.
   std::unique_ptr<Checkpointer> checkpointer_;
@@ -231,6 +232,7 @@ Result<std::unique_ptr<Store>> SqliteStore::Open(const SqliteOptions& options) {
       store->idle_.push_back(reader.get());
       store->readers_.push_back(std::move(reader));
     }
+    store->idleReaders_.store(static_cast<int>(store->idle_.size()));
     if (options.checkpointPages > 0) {
       LC_ASSIGN_OR_RETURN(auto conn,
                           Connection::Open(options.path, Connection::Mode::kReadWrite, options.busyTimeoutMillis, busy));
@@ -310,6 +312,7 @@ Connection* SqliteStore::CheckoutReader() {
   poolCv_.wait(lock, [&] { return !idle_.empty(); });
   Connection* conn = idle_.back();
   idle_.pop_back();
+  idleReaders_.store(static_cast<int>(idle_.size()));
   return conn;
 }
 
@@ -317,6 +320,7 @@ void SqliteStore::ReturnReader(Connection* conn) {
   {
     std::lock_guard lock(poolMu_);
     idle_.push_back(conn);
+    idleReaders_.store(static_cast<int>(idle_.size()));
   }
   poolCv_.notify_one();
 }
