@@ -96,6 +96,9 @@ struct DispatcherOptions {
   std::size_t maxPayloadBytes = 80'000;  // above: data replaced by {truncated, originalSize}
   int attemptsKept = 50;               // attempt log per subscription
   Millis leaseMillis = 60'000;         // a claimed delivery is retried by anyone after this
+  // Due deliveries of one subscription claimed together and sent one after
+  // another: one claim and one read for the run, then one write per attempt.
+  int runLength = 32;
   Millis idlePollMillis = 250;         // background loop wake-up when nothing is due
   // Attempts by outcome and their duration are counted here; null: not counted.
   MetricsRegistry* metrics = nullptr;
@@ -126,6 +129,10 @@ class WebhookDispatcher {
   std::string BuildPayload(const Event& e) const;
 
  private:
+  Result<std::optional<WebhookSubscription>> RecordAttempt(const WebhookDelivery& d, const WebhookSubscription& sub,
+                                                           const Event& event, const WebhookResponse& resp,
+                                                           Millis duration);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   WorkerLoop loop_;  // after impl_: destroyed (and stopped) first

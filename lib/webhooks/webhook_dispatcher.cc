@@ -28,30 +28,34 @@ struct WebhookDispatcher::Impl {
         random(o.random ? o.random : Random::Default()),
         resolver(o.resolver ? o.resolver : Resolver::Default()) {}
 
-  // Picks one due delivery whose subscription has nothing in flight and
-  // leases it. Empty when nothing is due.
-  std::optional<WebhookDelivery> ClaimNext(Millis now) {
+  // Set while Stop() waits: a run in progress sends nothing more.
+  std::atomic<bool> stopping{false};
+
+  // Leases a run of due deliveries (up to `max`) of one subscription that
+  // has nothing in flight here, marking it in flight. Empty when nothing is
+  // due.
+  std::vector<WebhookDelivery> ClaimRun(Millis now, int max) {
     std::vector<WebhookDelivery> due;
     Status st = o.store->Read([&](StoreReader& r) -> Status {
       LC_ASSIGN_OR_RETURN(due, r.ListDueDeliveries(now, 64));
       return Status::Ok();
     });
-    if (!st.ok()) return std::nullopt;
+    if (!st.ok()) return {};
     for (auto& d : due) {
       {
         std::lock_guard<std::mutex> lock(mu);
         if (inFlight.count(d.subscriptionId)) continue;
         inFlight.insert(d.subscriptionId);
       }
-      bool claimed = false;
+      std::vector<WebhookDelivery> run;
       Status cs = o.store->Write([&](StoreWriter& w) -> Status {
-        LC_ASSIGN_OR_RETURN(claimed, w.ClaimDelivery(d.shopId, d.id, now, now + o.leaseMillis));
+        LC_ASSIGN_OR_RETURN(run, w.ClaimDeliveries(d.shopId, d.subscriptionId, now, now + o.leaseMillis, max));
         return Status::Ok();
       });
-      if (cs.ok() && claimed) return d;
+      if (cs.ok() && !run.empty()) return run;
       Release(d.subscriptionId);  // another process took it
     }
-    return std::nullopt;
+    return {};
   }
 
   void Release(const std::string& subscriptionId) {
@@ -83,7 +87,7 @@ struct WebhookDispatcher::Impl {
 
 WebhookDispatcher::WebhookDispatcher(DispatcherOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))),
-      loop_([this] { return RunOnce(1) > 0; }, impl_->o.idlePollMillis) {}
+      loop_([this] { return RunOnce(impl_->o.runLength) > 0; }, impl_->o.idlePollMillis) {}
 
 WebhookDispatcher::~WebhookDispatcher() { Stop(); }
 
@@ -110,165 +114,241 @@ Outcome Classify(const WebhookResponse& r) {
 
 }  // namespace
 
+namespace {
+
+// A claimed run's next delivery is sent only while at least half of the
+// lease is left. livechatd's lease is at least three send timeouts, so a send
+// started then ends before the lease does, and no other process can claim
+// the subscription while this one still sends to it.
+bool LeaseLeftForAnother(Millis now, const WebhookDelivery& d, Millis leaseMillis) {
+  return d.leaseUntil - now >= leaseMillis / 2;
+}
+
+}  // namespace
+
+// Records one attempt: the delivery's new state, the attempt log and the
+// subscription's last status, in one write. Returns the subscription as it
+// is now when it still takes deliveries (the run goes on with it, so an edit
+// made meanwhile, such as a new URL, applies to the next send), nullopt when
+// it was paused, deleted or disabled (the rest of its queue is cancelled),
+// and an error when the write failed (the delivery stays leased until the
+// lease runs out, then is sent again).
+Result<std::optional<WebhookSubscription>> WebhookDispatcher::RecordAttempt(const WebhookDelivery& d,
+                                                                    const WebhookSubscription& sub, const Event& event,
+                                                                    const WebhookResponse& resp, Millis duration) {
+  Impl& I = *impl_;
+  const Millis at = I.clock->NowMillis();
+  WebhookDelivery upd = d;
+  upd.attempts = d.attempts + 1;
+  upd.lastAttemptAt = at;
+  upd.leaseUntil = 0;
+  DeliveryAttempt att;
+  att.deliveryId = d.id;
+  att.subscriptionId = sub.id;
+  att.shopId = sub.shopId;
+  att.eventId = event.id;
+  att.eventType = event.type;
+  att.attempt = upd.attempts;
+  att.at = at;
+  if (resp.status) att.statusCode = resp.status;
+  if (!resp.error.empty()) att.error = resp.error;
+  att.durationMillis = duration;
+
+  bool disable = false;
+  switch (Classify(resp)) {
+    case Outcome::kSucceeded:
+      upd.state = "succeeded";
+      att.outcome = "succeeded";
+      break;
+    case Outcome::kGone:
+      upd.state = "dropped";
+      att.outcome = "disabled";
+      disable = true;
+      break;
+    case Outcome::kDropped:
+      upd.state = "dropped";
+      att.outcome = "dropped";
+      break;
+    case Outcome::kRetry: {
+      const int maxAttempts = static_cast<int>(I.o.retryDelays.size()) + 1;
+      if (upd.attempts >= maxAttempts) {
+        upd.state = "failed";
+        att.outcome = "disabled";
+        disable = true;  // the seventh failure disables the subscription
+      } else {
+        upd.state = "pending";
+        upd.nextAttemptAt = at + I.RetryDelay(upd.attempts, resp.retryAfterSeconds);
+        att.outcome = "retrying";
+      }
+      break;
+    }
+  }
+  if (I.o.metrics) {
+    I.o.metrics
+        ->GetCounter(metric::kWebhookDeliveries, "Webhook delivery attempts by outcome", {{"outcome", att.outcome}})
+        .Inc();
+    I.o.metrics
+        ->GetHistogram(metric::kWebhookDuration, "Webhook delivery attempt duration (connect to answer)",
+                       DefaultLatencyBuckets())
+        .Observe(static_cast<double>(duration) / 1000.0);
+  }
+  if (!att.error && att.outcome != "succeeded" && resp.status)
+    att.error = fmt::format("receiver answered HTTP {}", resp.status);
+
+  std::optional<WebhookSubscription> next;
+  Status st = I.o.store->Write([&](StoreWriter& w) -> Status {
+    next.reset();
+    // Re-read inside the transaction: the owner may have edited it meanwhile.
+    LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
+    // Fix: paused (or deleted) while this attempt was in flight: a retry is
+    // not scheduled, as pausing cancelled the rest of its queue too.
+    if ((!cur || !cur->isActive) && upd.state == "pending") upd.state = "cancelled";
+    // Fix: deleted meanwhile: its deliveries and log are gone; writing the
+    // attempt would leave an orphan row that nothing lists or prunes.
+    if (!cur) return Status::Ok();
+    LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(upd));
+    (void)okd;
+    LC_RETURN_IF_ERROR(w.InsertAttempt(att, I.o.attemptsKept));
+    cur->lastDeliveryAt = at;
+    cur->lastDeliveryStatus =
+        disable ? std::string("disabled") : (att.outcome == "retrying" ? std::string("failed") : att.outcome);
+    cur->lastDeliveryStatusCode = att.statusCode;
+    cur->lastDeliveryError = att.error;
+    if (disable) {
+      cur->isActive = false;
+      cur->updatedAt = at;
+    }
+    LC_ASSIGN_OR_RETURN(bool oks, w.UpdateSubscription(*cur));
+    (void)oks;
+    if (disable) {
+      // Fix: disabling stops delivery "for every event" at once, as pausing
+      // does; before, other queued deliveries stayed pending and were sent
+      // if the subscription was re-enabled before they came due.
+      LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(sub.shopId, sub.id));
+      (void)cancelled;
+    }
+    if (cur->isActive) next = std::move(*cur);
+    return Status::Ok();
+  });
+  if (!st.ok()) return st.error();
+  return next;
+}
+
 int WebhookDispatcher::RunOnce(int max) {
   Impl& I = *impl_;
   int done = 0;
-  while (done < max) {
-    const Millis now = I.clock->NowMillis();
-    auto d = I.ClaimNext(now);
-    if (!d) break;
-    struct Loaded {
-      std::optional<WebhookSubscription> sub;
-      std::optional<Event> event;
-    } L;
+  while (done < max && !I.stopping.load()) {
+    const Millis claimedAt = I.clock->NowMillis();
+    std::vector<WebhookDelivery> run = I.ClaimRun(claimedAt, std::min(max - done, std::max(I.o.runLength, 1)));
+    if (run.empty()) break;
+    const std::string subscriptionId = run.front().subscriptionId;
+    const std::string shopId = run.front().shopId;
+    // The subscription and every event of the run, in one read.
+    std::optional<WebhookSubscription> sub;
+    std::vector<std::optional<Event>> events(run.size());
     Status ls = I.o.store->Read([&](StoreReader& r) -> Status {
-      LC_ASSIGN_OR_RETURN(L.sub, r.GetSubscription(d->shopId, d->subscriptionId));
-      LC_ASSIGN_OR_RETURN(L.event, r.GetEvent(d->shopId, d->eventId));
+      LC_ASSIGN_OR_RETURN(sub, r.GetSubscription(shopId, subscriptionId));
+      for (std::size_t i = 0; i < run.size(); ++i) {
+        LC_ASSIGN_OR_RETURN(events[i], r.GetEvent(shopId, run[i].eventId));
+      }
       return Status::Ok();
     });
     if (!ls.ok()) {
-      I.Release(d->subscriptionId);
-      break;  // storage trouble: the lease expires and the delivery is retried later
-    }
-    ++done;
-
-    if (!L.sub || !L.sub->isActive || !L.event) {
-      // Paused or deleted subscriptions stop delivery for every event (spec).
-      WebhookDelivery upd = *d;
-      upd.state = "cancelled";
-      upd.leaseUntil = 0;
-      (void)I.o.store->Write([&](StoreWriter& w) -> Status { return w.UpdateDelivery(upd).ok() ? Status::Ok() : Status(MakeError(ErrorCode::kInternal, "update")); });
-      I.Release(d->subscriptionId);
-      continue;
+      I.Release(subscriptionId);
+      break;  // storage trouble: the leases expire and the deliveries are retried later
     }
 
-    const WebhookSubscription& sub = *L.sub;
-    WebhookResponse resp;
-    const Millis t0 = I.clock->MonotonicMillis();
-    // The public-address rule is checked on every delivery, and the
-    // connection goes to the address checked here (no second lookup).
-    auto target = CheckWebhookTarget(sub.url, *I.resolver, I.o.allowPrivateTargets);
-    if (!target.ok()) {
-      resp.status = 0;
-      resp.error = target.error().message;
-    } else {
-      WebhookRequest req;
-      req.target = *target;
-      req.body = BuildPayload(*L.event);
-      req.timeoutMillis = I.o.timeoutMillis;
-      const std::string ts = std::to_string(now / 1000);
-      req.headers = {
-          {"Content-Type", "application/json"},
-          {"User-Agent", "livechat-webhooks/1"},
-          {"X-Webhook-Event", L.event->type},
-          {"X-Webhook-Event-Id", L.event->id},
-          {"X-Webhook-Delivery-Id", d->id},
-      };
-      for (auto& h : WebhookSignatureHeaders(sub, L.event->id, ts, req.body, now)) req.headers.push_back(std::move(h));
-      resp = I.o.transport->Send(req);
+    std::size_t next = 0;  // the first of the run not attempted
+    std::vector<WebhookDelivery> cancelled;
+    for (; next < run.size(); ++next) {
+      const WebhookDelivery& d = run[next];
+      const Millis now = I.clock->NowMillis();
+      if (next > 0 && (I.stopping.load() || !LeaseLeftForAnother(now, d, I.o.leaseMillis))) break;
+      if (!sub || !sub->isActive) break;  // paused, disabled or deleted: the rest is cancelled below
+      if (!events[next]) {
+        // Its event is gone (the shop's data was erased): nothing to send.
+        cancelled.push_back(d);
+        ++done;
+        continue;
+      }
+      ++done;
+      const Event& event = *events[next];
+      WebhookResponse resp;
+      const Millis t0 = I.clock->MonotonicMillis();
+      // The public-address rule is checked on every delivery, and the
+      // connection goes to the address checked here (no second lookup).
+      auto target = CheckWebhookTarget(sub->url, *I.resolver, I.o.allowPrivateTargets);
+      if (!target.ok()) {
+        resp.status = 0;
+        resp.error = target.error().message;
+      } else {
+        WebhookRequest req;
+        req.target = *target;
+        req.body = BuildPayload(event);
+        req.timeoutMillis = I.o.timeoutMillis;
+        const std::string ts = std::to_string(now / 1000);
+        req.headers = {
+            {"Content-Type", "application/json"},
+            {"User-Agent", "livechat-webhooks/1"},
+            {"X-Webhook-Event", event.type},
+            {"X-Webhook-Event-Id", event.id},
+            {"X-Webhook-Delivery-Id", d.id},
+        };
+        for (auto& h : WebhookSignatureHeaders(*sub, event.id, ts, req.body, now)) req.headers.push_back(std::move(h));
+        resp = I.o.transport->Send(req);
+      }
+      const Millis duration = I.clock->MonotonicMillis() - t0;
+      auto recorded = RecordAttempt(d, *sub, event, resp, duration);
+      if (!recorded.ok()) {
+        ++next;  // its outcome is not stored: it is sent again once its lease ends
+        break;
+      }
+      sub = std::move(*recorded);
+      if (!sub) {
+        ++next;
+        break;
+      }
     }
-    const Millis duration = I.clock->MonotonicMillis() - t0;
-    const Millis at = I.clock->NowMillis();
-
-    WebhookDelivery upd = *d;
-    upd.attempts = d->attempts + 1;
-    upd.lastAttemptAt = at;
-    upd.leaseUntil = 0;
-    DeliveryAttempt att;
-    att.deliveryId = d->id;
-    att.subscriptionId = sub.id;
-    att.shopId = sub.shopId;
-    att.eventId = L.event->id;
-    att.eventType = L.event->type;
-    att.attempt = upd.attempts;
-    att.at = at;
-    if (resp.status) att.statusCode = resp.status;
-    if (!resp.error.empty()) att.error = resp.error;
-    att.durationMillis = duration;
-
-    bool disable = false;
-    switch (Classify(resp)) {
-      case Outcome::kSucceeded:
-        upd.state = "succeeded";
-        att.outcome = "succeeded";
-        break;
-      case Outcome::kGone:
-        upd.state = "dropped";
-        att.outcome = "disabled";
-        disable = true;
-        break;
-      case Outcome::kDropped:
-        upd.state = "dropped";
-        att.outcome = "dropped";
-        break;
-      case Outcome::kRetry: {
-        const int maxAttempts = static_cast<int>(I.o.retryDelays.size()) + 1;
-        if (upd.attempts >= maxAttempts) {
-          upd.state = "failed";
-          att.outcome = "disabled";
-          disable = true;  // the seventh failure disables the subscription
-        } else {
-          upd.state = "pending";
-          upd.nextAttemptAt = at + I.RetryDelay(upd.attempts, resp.retryAfterSeconds);
-          att.outcome = "retrying";
+    if (!sub) {
+      // Paused or deleted subscriptions stop delivery for every event (spec):
+      // what is left of the run is cancelled, not sent.
+      for (std::size_t i = next; i < run.size(); ++i) cancelled.push_back(run[i]);
+      done += static_cast<int>(run.size() - next);
+      next = run.size();
+    }
+    std::vector<std::string> unsent;
+    for (std::size_t i = next; i < run.size(); ++i) unsent.push_back(run[i].id);
+    if (!cancelled.empty() || !unsent.empty()) {
+      (void)I.o.store->Write([&](StoreWriter& w) -> Status {
+        for (WebhookDelivery c : cancelled) {
+          c.state = "cancelled";
+          c.leaseUntil = 0;
+          LC_ASSIGN_OR_RETURN(bool ok, w.UpdateDelivery(c));
+          (void)ok;
         }
-        break;
-      }
+        // A run cut short (Stop, or the lease half gone): the rest goes back
+        // to the queue at once, for this or another process.
+        if (!unsent.empty()) {
+          LC_ASSIGN_OR_RETURN(std::int64_t released, w.ReleaseDeliveries(shopId, unsent));
+          (void)released;
+        }
+        return Status::Ok();
+      });
     }
-    if (I.o.metrics) {
-      I.o.metrics
-          ->GetCounter(metric::kWebhookDeliveries, "Webhook delivery attempts by outcome",
-                       {{"outcome", att.outcome}})
-          .Inc();
-      I.o.metrics
-          ->GetHistogram(metric::kWebhookDuration, "Webhook delivery attempt duration (connect to answer)",
-                         DefaultLatencyBuckets())
-          .Observe(static_cast<double>(duration) / 1000.0);
-    }
-    if (!att.error && att.outcome != "succeeded" && resp.status)
-      att.error = fmt::format("receiver answered HTTP {}", resp.status);
-
-    (void)I.o.store->Write([&](StoreWriter& w) -> Status {
-      // Re-read inside the transaction: the owner may have edited it meanwhile.
-      LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
-      // Fix: paused (or deleted) while this attempt was in flight: a retry is
-      // not scheduled, as pausing cancelled the rest of its queue too.
-      if ((!cur || !cur->isActive) && upd.state == "pending") upd.state = "cancelled";
-      // Fix: deleted meanwhile: its deliveries and log are gone; writing the
-      // attempt would leave an orphan row that nothing lists or prunes.
-      if (!cur) return Status::Ok();
-      LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(upd));
-      (void)okd;
-      LC_RETURN_IF_ERROR(w.InsertAttempt(att, I.o.attemptsKept));
-      cur->lastDeliveryAt = at;
-      cur->lastDeliveryStatus = disable ? std::string("disabled") : (att.outcome == "retrying" ? std::string("failed") : att.outcome);
-      cur->lastDeliveryStatusCode = att.statusCode;
-      cur->lastDeliveryError = att.error;
-      if (disable) {
-        cur->isActive = false;
-        cur->updatedAt = at;
-      }
-      LC_ASSIGN_OR_RETURN(bool oks, w.UpdateSubscription(*cur));
-      (void)oks;
-      if (disable) {
-        // Fix: disabling stops delivery "for every event" at once, as pausing
-        // does; before, other queued deliveries stayed pending and were sent
-        // if the subscription was re-enabled before they came due.
-        LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(sub.shopId, sub.id));
-        (void)cancelled;
-      }
-      return Status::Ok();
-    });
-    I.Release(d->subscriptionId);
+    I.Release(subscriptionId);
   }
   return done;
 }
 
-// One delivery per pass, so Stop() waits for at most the send in flight, not
-// for a batch of sends each bounded by the timeout.
+// One run per pass, so Stop() waits for at most the send in flight: a run
+// sends nothing more once Stop() has begun.
 void WebhookDispatcher::Start() { loop_.Start(impl_->o.threads); }
 
-void WebhookDispatcher::Stop() { loop_.Stop(); }
+void WebhookDispatcher::Stop() {
+  impl_->stopping.store(true);
+  loop_.Stop();
+  impl_->stopping.store(false);
+}
 
 void WebhookDispatcher::Notify() { loop_.Notify(); }
 

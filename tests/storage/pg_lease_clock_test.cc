@@ -64,10 +64,14 @@ class Instance {
   Store& store() { return *store_; }
   Millis Now() const { return clock_.NowMillis(); }
 
-  // As the dispatcher does: its clock's now, a lease of kLease from it.
-  bool ClaimDelivery(const std::string& id) {
+  // As the dispatcher does: its clock's now, a lease of kLease from it, a
+  // run of the subscription's due deliveries; true when the run is just `id`.
+  bool ClaimDelivery(const std::string& subscriptionId, const std::string& id) {
     const Millis now = Now();
-    return PutValue(*store_, [&](StoreWriter& w) { return w.ClaimDelivery(kShop, id, now, now + kLease); });
+    auto run = PutValue(*store_, [&](StoreWriter& w) {
+      return w.ClaimDeliveries(kShop, subscriptionId, now, now + kLease, 8);
+    });
+    return run.size() == 1 && run[0].id == id;
   }
   std::vector<std::string> DueDeliveries() {
     const Millis now = Now();
@@ -186,7 +190,7 @@ TEST_CASE("lease clock: a delivery's lease ends on the database's clock, whichev
   QueueDelivery(onTime, "s1", "d1");
 
   CheckTakeovers(onTime, ahead, behind, [](Instance& i) { return Has(i.DueDeliveries(), "d1"); },
-                 [](Instance& i) { return i.ClaimDelivery("d1"); });
+                 [](Instance& i) { return i.ClaimDelivery("s1", "d1"); });
 
   // Read back on each host's clock: the lease ends kLease after the claim,
   // and the two hosts' readings are their clocks' two hours apart.
@@ -213,7 +217,7 @@ TEST_CASE("lease clock: a delivery queued or rescheduled on a skewed host comes 
   // 1 s from its now: not due an hour early on the host ahead, due in 1 s
   // for all.
   QueueDelivery(behind, "s2", "d2");
-  REQUIRE(Soon([&] { return behind.ClaimDelivery("d2"); }));
+  REQUIRE(Soon([&] { return behind.ClaimDelivery("s2", "d2"); }));
   auto d = *Get(behind.store(), [&](StoreReader& r) { return r.GetDelivery(kShop, "d2"); });
   const auto failed = steady_clock::now();
   d.attempts = 1;
@@ -222,8 +226,8 @@ TEST_CASE("lease clock: a delivery queued or rescheduled on a skewed host comes 
   d.leaseUntil = 0;
   CHECK(PutValue(behind.store(), [&](StoreWriter& w) { return w.UpdateDelivery(d); }));
   CHECK_FALSE(Has(ahead.DueDeliveries(), "d2"));
-  CHECK_FALSE(ahead.ClaimDelivery("d2"));
-  const Millis retried = ClaimedAfter(failed, [&] { return ahead.ClaimDelivery("d2"); });
+  CHECK_FALSE(ahead.ClaimDelivery("s2", "d2"));
+  const Millis retried = ClaimedAfter(failed, [&] { return ahead.ClaimDelivery("s2", "d2"); });
   CHECK(retried >= 1000 - kSlack);
   CHECK(retried <= kPatience);
 

@@ -1,5 +1,6 @@
 // Store conformance, webhook part: subscriptions, the delivery outbox the
 // dispatcher claims from, and the attempt log. Every Store must pass it.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -96,8 +97,10 @@ Names Due(Store& s, Millis now, int limit = 100) {
   return Ids(Get(s, [&](StoreReader& r) { return r.ListDueDeliveries(now, limit); }));
 }
 
-bool Claim(Store& s, const std::string& shopId, const std::string& id, Millis now, Millis until) {
-  return PutValue(s, [&](StoreWriter& w) { return w.ClaimDelivery(shopId, id, now, until); });
+// The ids of the run leased, in the order returned.
+Names Claim(Store& s, const std::string& shopId, const std::string& subscriptionId, Millis now, Millis until,
+            int max = 1) {
+  return Ids(PutValue(s, [&](StoreWriter& w) { return w.ClaimDeliveries(shopId, subscriptionId, now, until, max); }));
 }
 
 // Subscriptions s1, s2 of shop A and s3 of shop B with deliveries:
@@ -214,11 +217,11 @@ STORE_TEST("webhooks: leases; a subscription with a delivery in flight lists not
   StoreFixture fx;
   Store& s = fx.store();
   AddOutbox(s);
-  CHECK(Claim(s, kShopA, "d2", 200, 260));
+  CHECK(Claim(s, kShopA, "s1", 200, 260) == Names{"d2"});
   // Neither d2 nor s1's next delivery: one delivery in flight per subscription.
   CHECK(Due(s, 200) == Names{"f1", "e1"});
   CHECK(Due(s, 259) == Names{"f1", "e1"});
-  CHECK_FALSE(Claim(s, kShopA, "d1", 200, 260));  // s1 is busy
+  CHECK(Claim(s, kShopA, "s1", 200, 260).empty());  // s1 is busy
   // The sender died: once the lease ends the delivery is due again.
   CHECK(Due(s, 260) == Names{"f1", "d2", "e1"});
   auto d2 = *Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d2"); });
@@ -226,20 +229,20 @@ STORE_TEST("webhooks: leases; a subscription with a delivery in flight lists not
   CHECK(d2.state == "pending");
 }
 
-STORE_TEST("webhooks: ClaimDelivery is exclusive and only for pending, due deliveries of that shop") {
+STORE_TEST("webhooks: ClaimDeliveries is exclusive and only for pending, due deliveries of that shop") {
   StoreFixture fx;
   Store& s = fx.store();
   AddOutbox(s);
-  CHECK(Claim(s, kShopA, "d2", 200, 260));
-  CHECK_FALSE(Claim(s, kShopA, "d2", 200, 999));  // someone has it
-  CHECK_FALSE(Claim(s, kShopA, "d2", 259, 999));
-  CHECK(Claim(s, kShopA, "d2", 260, 320));        // lease over: claimable again
-  CHECK_FALSE(Claim(s, kShopA, "e1", 69, 100));   // not due yet
-  CHECK_FALSE(Claim(s, kShopA, "e0", 200, 260));  // not pending
-  CHECK_FALSE(Claim(s, kShopB, "e1", 200, 260));  // another shop's
-  CHECK_FALSE(Claim(s, kShopA, "nope", 200, 260));
-  CHECK(Claim(s, kShopA, "e1", 200, 400));
-  CHECK(Claim(s, kShopB, "f1", 200, 400));
+  CHECK(Claim(s, kShopA, "s2", 69, 100).empty());   // e1 not due yet; e0 not pending
+  CHECK(Claim(s, kShopB, "s2", 200, 260).empty());  // another shop's
+  CHECK(Claim(s, kShopA, "nope", 200, 260).empty());
+  CHECK(Claim(s, kShopA, "s1", 200, 260, 0).empty());
+  CHECK(Claim(s, kShopA, "s1", 200, 260) == Names{"d2"});
+  CHECK(Claim(s, kShopA, "s1", 200, 999).empty());  // someone has it
+  CHECK(Claim(s, kShopA, "s1", 259, 999).empty());
+  CHECK(Claim(s, kShopA, "s1", 260, 320) == Names{"d2"});  // lease over: claimable again
+  CHECK(Claim(s, kShopA, "s2", 200, 400) == Names{"e1"});
+  CHECK(Claim(s, kShopB, "s3", 200, 400, 5) == Names{"f1"});
   CHECK(Due(s, 300).empty());
   // Finishing a delivery releases its subscription.
   WebhookDelivery d2 = *Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d2"); });
@@ -247,7 +250,46 @@ STORE_TEST("webhooks: ClaimDelivery is exclusive and only for pending, due deliv
   d2.leaseUntil = 0;
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateDelivery(d2); }));
   CHECK(Due(s, 300) == Names{"d1"});
-  CHECK(Claim(s, kShopA, "d1", 300, 360));
+  CHECK(Claim(s, kShopA, "s1", 300, 360) == Names{"d1"});
+}
+
+STORE_TEST("webhooks: a run is the subscription's due deliveries, earliest first, up to max, all leased") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  AddOutbox(s);
+  Put(s, [&](StoreWriter& w) -> Status {
+    // d4 and d5 share d1's due time: among them, the order they were queued in.
+    LC_RETURN_IF_ERROR(w.InsertDelivery(MakeDelivery(kShopA, "s1", "d4", 100)));
+    return w.InsertDelivery(MakeDelivery(kShopA, "s1", "d5", 100));
+  });
+  // d3 (due 300) is not due at 250; the run stops at max.
+  CHECK(Claim(s, kShopA, "s1", 250, 900, 3) == Names{"d2", "d1", "d4"});
+  CHECK(Due(s, 250) == Names{"f1", "e1"});
+  std::map<std::string, Millis> lease;
+  for (const auto& d : Get(s, [&](StoreReader& r) { return r.ListDeliveries(kShopA, "s1", 10); }))
+    lease[d.id] = d.leaseUntil;
+  CHECK(lease == std::map<std::string, Millis>{{"d1", 900}, {"d2", 900}, {"d3", 0}, {"d4", 900}, {"d5", 0}});
+  // The returned records are whole, with the new lease.
+  auto again = PutValue(s, [&](StoreWriter& w) { return w.ClaimDeliveries(kShopA, "s1", 900, 1500, 10); });
+  CHECK(Ids(again) == Names{"d2", "d1", "d4", "d5", "d3"});
+  REQUIRE(again.size() == 5);
+  WebhookDelivery want = MakeDelivery(kShopA, "s1", "d3", 300);
+  want.leaseUntil = 1500;
+  CheckSame(again[4], want);
+
+  // Released: the unsent go back to the queue at once; what is no longer
+  // pending keeps its state.
+  WebhookDelivery d2 = again[0];
+  d2.state = "succeeded";
+  d2.leaseUntil = 0;
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateDelivery(d2); }));
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopB, {"d1"}); }) == 0);  // shop scoped
+  CHECK(PutValue(s, [&](StoreWriter& w) {
+          return w.ReleaseDeliveries(kShopA, {"d2", "d1", "d4", "d5", "d3", "nope"});
+        }) == 4);
+  CHECK(Due(s, 901) == Names{"f1", "e1", "d1"});
+  CHECK(Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d2"); })->state == "succeeded");
+  CHECK(Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d3"); })->leaseUntil == 0);
 }
 
 STORE_TEST("webhooks: deliveries newest first, limit, shop scoped; UpdateDelivery within the shop") {

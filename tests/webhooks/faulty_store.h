@@ -340,9 +340,15 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("UpdateDelivery"));
     return inner_.UpdateDelivery(d);
   }
-  Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now, Millis leaseUntil) override {
-    LC_RETURN_IF_ERROR(Gate("ClaimDelivery"));
-    return inner_.ClaimDelivery(shopId, deliveryId, now, leaseUntil);
+  Result<std::vector<WebhookDelivery>> ClaimDeliveries(const std::string& shopId, const std::string& subscriptionId,
+                                                       Millis now, Millis leaseUntil, int max) override {
+    LC_RETURN_IF_ERROR(Gate("ClaimDeliveries"));
+    return inner_.ClaimDeliveries(shopId, subscriptionId, now, leaseUntil, max);
+  }
+  Result<std::int64_t> ReleaseDeliveries(const std::string& shopId,
+                                         const std::vector<std::string>& deliveryIds) override {
+    LC_RETURN_IF_ERROR(Gate("ReleaseDeliveries"));
+    return inner_.ReleaseDeliveries(shopId, deliveryIds);
   }
   Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override {
     LC_RETURN_IF_ERROR(Gate("CancelPendingDeliveries"));

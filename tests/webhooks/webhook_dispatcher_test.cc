@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -555,6 +557,156 @@ TEST_CASE("background threads deliver without RunOnce, and Stop() returns") {
   CHECK_FALSE(f.dispatcher().running());
   CHECK(f.transport.count() == 5);
   for (const auto& d : f.Deliveries(sub.id)) CHECK(d.state == "succeeded");
+}
+
+// A transport that runs `during(n)` inside its n-th send (1-based), then
+// answers 200.
+class HookedTransport final : public WebhookTransport {
+ public:
+  explicit HookedTransport(std::function<void(int)> during) : during_(std::move(during)) {}
+  WebhookResponse Send(const WebhookRequest& r) override {
+    requests.push_back(r);
+    during_(static_cast<int>(requests.size()));
+    return WebhookResponse{200, "", std::nullopt};
+  }
+  std::vector<WebhookRequest> requests;
+
+ private:
+  std::function<void(int)> during_;
+};
+
+// Which of the messages "m0".."m9" the request carries ("" if none or several).
+std::string MessageText(const WebhookRequest& r) {
+  std::string found;
+  for (int i = 0; i < 10; ++i) {
+    const std::string text = "m" + std::to_string(i);
+    if (r.body.find("\"" + text + "\"") == std::string::npos) continue;
+    if (!found.empty()) return "";
+    found = text;
+  }
+  return found;
+}
+
+TEST_CASE("a run: one subscription's due deliveries go in queue order, each recorded before the next is sent") {
+  WebhookFixture f;
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 5; ++i) f.Inbound("m" + std::to_string(i));
+  std::vector<int> succeededBefore;
+  std::vector<std::size_t> dueDuring;
+  HookedTransport transport([&](int) {
+    int succeeded = 0;
+    for (const auto& d : f.Deliveries(sub.id)) succeeded += d.state == "succeeded";
+    succeededBefore.push_back(succeeded);
+    // The rest of the run is leased: no other sender can take the subscription.
+    WebhookFixture::Must(f.store().Read([&](StoreReader& r) -> Status {
+      LC_ASSIGN_OR_RETURN(auto due, r.ListDueDeliveries(f.clock.NowMillis(), 10));
+      dueDuring.push_back(due.size());
+      return Status::Ok();
+    }));
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 5);
+  REQUIRE(transport.requests.size() == 5);
+  for (int i = 0; i < 5; ++i) CHECK(MessageText(transport.requests[static_cast<std::size_t>(i)]) == "m" + std::to_string(i));
+  // An answered delivery's outcome is stored before the next send: a crash
+  // repeats at most the one in flight.
+  CHECK(succeededBefore == std::vector<int>{0, 1, 2, 3, 4});
+  CHECK(dueDuring == std::vector<std::size_t>{0, 0, 0, 0, 0});
+  for (const auto& d : f.Deliveries(sub.id)) {
+    CHECK(d.state == "succeeded");
+    CHECK(d.leaseUntil == 0);
+  }
+  CHECK(f.Attempts(sub.id).size() == 5);
+}
+
+TEST_CASE("a run sends no more once half its lease is gone; the rest is claimed again with a fresh lease") {
+  WebhookFixture f;
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 4; ++i) f.Inbound("m" + std::to_string(i));
+  const Millis t0 = f.clock.NowMillis();
+  std::vector<Millis> leaseDuring;
+  HookedTransport transport([&](int n) {
+    // The lease of the delivery being sent, as stored.
+    for (const auto& d : f.Deliveries(sub.id))
+      if (d.state == "pending" && d.leaseUntil > 0 && leaseDuring.size() < static_cast<std::size_t>(n))
+        leaseDuring.push_back(d.leaseUntil);
+    // A slow receiver: after send 1 exactly half the 60 s lease is left (the
+    // run goes on); after send 2, 1 ms less (it stops).
+    if (n == 1) f.clock.Advance(30 * kSecond);
+    if (n == 2) f.clock.Advance(1);
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  o.leaseMillis = 60 * kSecond;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 4);
+  REQUIRE(transport.requests.size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(MessageText(transport.requests[static_cast<std::size_t>(i)]) == "m" + std::to_string(i));
+  // Sends 1 and 2 under the first claim; 3 and 4 under a new one.
+  CHECK(leaseDuring == std::vector<Millis>{t0 + 60 * kSecond, t0 + 60 * kSecond, t0 + 90 * kSecond + 1,
+                                           t0 + 90 * kSecond + 1});
+}
+
+TEST_CASE("Stop() during a run: the send in flight finishes, the rest of the run goes back to the queue unsent") {
+  WebhookFixture f;
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 5; ++i) f.Inbound("m" + std::to_string(i));
+  std::atomic<bool> inFirstSend{false};
+  HookedTransport transport([&](int n) {
+    if (n != 1) return;
+    inFirstSend.store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  o.threads = 1;
+  o.idlePollMillis = 5;
+  f.ResetDispatcher(o);
+  f.dispatcher().Start();
+  f.dispatcher().Notify();
+  for (int spins = 0; spins < 2000 && !inFirstSend.load(); ++spins)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  REQUIRE(inFirstSend.load());
+  f.dispatcher().Stop();
+  CHECK(transport.requests.size() == 1);
+  int succeeded = 0, released = 0;
+  for (const auto& d : f.Deliveries(sub.id)) {
+    if (d.state == "succeeded") ++succeeded;
+    if (d.state == "pending" && d.leaseUntil == 0 && d.attempts == 0) ++released;
+  }
+  CHECK(succeeded == 1);
+  CHECK(released == 4);
+  // Released at once, not after the lease: the next pass sends them.
+  CHECK(f.Run() == 4);
+  CHECK(transport.requests.size() == 5);
+}
+
+TEST_CASE("a run follows edits made during it: a new URL gets the next send; a pause cancels the rest unsent") {
+  WebhookFixture f;
+  f.resolver.Set("other.example.com", {"151.101.1.69"});
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 4; ++i) f.Inbound("m" + std::to_string(i));
+  HookedTransport transport([&](int n) {
+    if (n == 1) {
+      UpdateWebhookInput in;
+      in.url = "https://other.example.com/moved";
+      WebhookFixture::Must(f.service().webhooks().UpdateWebhook(f.Caller(), sub.id, in));
+    }
+    if (n == 2) f.Pause(sub.id);
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 4);  // two sent, two cancelled
+  REQUIRE(transport.requests.size() == 2);
+  CHECK(transport.requests[0].target.host == kHookHost);
+  CHECK(transport.requests[1].target.host == "other.example.com");
+  std::map<std::string, int> states;
+  for (const auto& d : f.Deliveries(sub.id)) ++states[d.state + "/" + std::to_string(d.attempts)];
+  CHECK(states == std::map<std::string, int>{{"succeeded/1", 2}, {"cancelled/0", 2}});
+  CHECK(f.Attempts(sub.id).size() == 2);
 }
 
 }  // namespace

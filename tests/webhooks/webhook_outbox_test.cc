@@ -206,12 +206,12 @@ TEST_CASE("a delivery leased by a sender that died is sent again once the lease 
   auto d = f.OnlyDelivery(sub.id);
   const Millis t0 = f.clock.NowMillis();
   // Another process claims it (60 s lease) and crashes before recording anything.
-  bool claimed = false;
+  std::vector<WebhookDelivery> claimed;
   WebhookFixture::Must(f.store().Write([&](StoreWriter& w) -> Status {
-    LC_ASSIGN_OR_RETURN(claimed, w.ClaimDelivery(f.shop.id, d.id, t0, t0 + 60'000));
+    LC_ASSIGN_OR_RETURN(claimed, w.ClaimDeliveries(f.shop.id, sub.id, t0, t0 + 60'000, 32));
     return Status::Ok();
   }));
-  REQUIRE(claimed);
+  REQUIRE(claimed.size() == 1);
   CHECK(f.Run() == 0);
   f.clock.Set(t0 + 59'999);
   CHECK(f.Run() == 0);

@@ -104,11 +104,22 @@ class DeliveryQueueWrites {
   virtual ~DeliveryQueueWrites() = default;
   virtual Status InsertDelivery(const WebhookDelivery& d) = 0;
   virtual Result<bool> UpdateDelivery(const WebhookDelivery& d) = 0;
-  // Leases a delivery to the caller until `leaseUntil` when it is still
-  // pending, due and unleased at `now`, and no other delivery of its
-  // subscription holds a live lease; false otherwise (someone else has it).
-  virtual Result<bool> ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
-                                     Millis leaseUntil) = 0;
+  // Leases to the caller, until `leaseUntil`, up to `max` of the
+  // subscription's deliveries that are pending, due and unleased at `now`,
+  // and returns them earliest due first (the order ListDueDeliveries uses),
+  // with leaseUntil set. Returns none while another delivery of the
+  // subscription holds a live lease: it is in flight somewhere, and one
+  // delivery per subscription is in flight at a time, across processes. The
+  // caller sends a run one after another, so the claim's write is paid once
+  // for all of them.
+  virtual Result<std::vector<WebhookDelivery>> ClaimDeliveries(const std::string& shopId,
+                                                               const std::string& subscriptionId, Millis now,
+                                                               Millis leaseUntil, int max) = 0;
+  // Ends the lease on those of `deliveryIds` still pending (a claimed run
+  // cut short), so the subscription's next sender need not wait for the
+  // lease to run out. Returns how many.
+  virtual Result<std::int64_t> ReleaseDeliveries(const std::string& shopId,
+                                                 const std::vector<std::string>& deliveryIds) = 0;
   // Marks every pending delivery of the subscription "cancelled" (a paused or
   // disabled subscription sends nothing it queued before). Returns how many.
   virtual Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId,

@@ -1728,20 +1728,67 @@ Result<bool> SqlQueries<D>::UpdateDelivery(const WebhookDelivery& d) {
 }
 
 template <class D>
-Result<bool> SqlQueries<D>::ClaimDelivery(const std::string& shopId, const std::string& deliveryId, Millis now,
-                                          Millis leaseUntil) {
-  // Also refused while another delivery of the same subscription holds a
-  // live lease (one in flight per subscription, whoever lists what). The
-  // check seeks the small leased index of migration 4.
+Result<std::vector<WebhookDelivery>> SqlQueries<D>::ClaimDeliveries(const std::string& shopId,
+                                                                    const std::string& subscriptionId, Millis now,
+                                                                    Millis leaseUntil, int max) {
+  std::vector<WebhookDelivery> run;
+  if (max <= 0) return run;
+  // Writes run one at a time on both backends (the one SQLite writer; the
+  // PostgreSQL store's write lock), so nothing can change between the
+  // select and the update below. The run is read through the pending index
+  // of migration 4 in due order; its live-lease check seeks the leased one.
+  static const std::string pick =
+      std::string("SELECT ") + kDeliveryCols + ", rid FROM webhook_deliveries "
+      "WHERE shop_id = ?1 AND subscription_id = ?2 AND state = 'pending' AND next_attempt_at <= ?3 "
+      "AND lease_until <= ?3 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS y WHERE y.shop_id = ?1 "
+      "AND y.subscription_id = ?2 AND y.state = 'pending' AND y.lease_until > 0 AND y.lease_until > ?3) "
+      "ORDER BY next_attempt_at, rid LIMIT ?4";
+  const Millis dbNow = ToLease(now);
+  std::int64_t lastRid = 0;
+  {
+    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(pick));
+    st.Add(shopId).Add(subscriptionId).Add(dbNow).Add(max);
+    run.reserve(static_cast<std::size_t>(std::min(max, 1000)));
+    for (;;) {
+      LC_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) break;
+      LC_ASSIGN_OR_RETURN(WebhookDelivery d, ReadDelivery(st));
+      lastRid = st.Int(10);
+      run.push_back(std::move(d));
+    }
+  }
+  if (run.empty()) return run;
+  // Exactly the rows selected: the due, unleased pending ones up to the last
+  // in (next_attempt_at, rid) order.
+  static const std::string lease =
+      "UPDATE webhook_deliveries SET lease_until = ?5 WHERE shop_id = ?1 AND subscription_id = ?2 "
+      "AND state = 'pending' AND next_attempt_at <= ?3 AND lease_until <= ?3 "
+      "AND (next_attempt_at < ?4 OR (next_attempt_at = ?4 AND rid <= ?6))";
+  LC_ASSIGN_OR_RETURN(Statement up, conn_.Prepare(lease));
+  up.Add(shopId).Add(subscriptionId).Add(dbNow).Add(run.back().nextAttemptAt).Add(ToLease(leaseUntil)).Add(lastRid);
+  LC_RETURN_IF_ERROR(up.Run());
+  if (static_cast<std::size_t>(conn_.Changes()) != run.size())
+    return MakeError(ErrorCode::kInternal, "claiming webhook deliveries leased a different number of rows");
+  for (WebhookDelivery& d : run) {
+    d.nextAttemptAt = FromLease(d.nextAttemptAt);
+    d.leaseUntil = leaseUntil;
+  }
+  return run;
+}
+
+template <class D>
+Result<std::int64_t> SqlQueries<D>::ReleaseDeliveries(const std::string& shopId,
+                                                      const std::vector<std::string>& deliveryIds) {
   static const std::string sql =
-      "UPDATE webhook_deliveries SET lease_until = ?4 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending' "
-      "AND next_attempt_at <= ?3 AND lease_until <= ?3 "
-      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS x WHERE x.shop_id = ?2 "
-      "AND x.subscription_id = webhook_deliveries.subscription_id AND x.state = 'pending' AND x.lease_until > 0 "
-      "AND x.lease_until > ?3)";
-  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  st.Add(deliveryId).Add(shopId).Add(ToLease(now)).Add(ToLease(leaseUntil));
-  return RunChanged(st);
+      "UPDATE webhook_deliveries SET lease_until = 0 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending'";
+  std::int64_t released = 0;
+  for (const std::string& id : deliveryIds) {
+    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+    st.Add(id).Add(shopId);
+    LC_RETURN_IF_ERROR(st.Run());
+    released += static_cast<std::int64_t>(conn_.Changes());
+  }
+  return released;
 }
 
 template <class D>
