@@ -129,9 +129,13 @@ class WebhookDispatcher {
   std::string BuildPayload(const Event& e) const;
 
  private:
-  Result<std::optional<WebhookSubscription>> RecordAttempt(const WebhookDelivery& d, const WebhookSubscription& sub,
-                                                           const Event& event, const WebhookResponse& resp,
-                                                           Millis duration);
+  struct Recorded {
+    std::optional<WebhookSubscription> sub;  // empty: it takes no more deliveries
+    bool nextOurs = false;                   // the run's next delivery is still pending under its lease
+    std::optional<Event> nextEvent;
+  };
+  Result<Recorded> RecordAttempt(const WebhookDelivery& d, const WebhookSubscription& sub, const Event& event,
+                                 const WebhookResponse& resp, Millis duration, const WebhookDelivery* next);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

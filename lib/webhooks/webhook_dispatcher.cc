@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <unordered_set>
 
 #include "livechat/json_codec.h"
@@ -117,25 +118,39 @@ Outcome Classify(const WebhookResponse& r) {
 namespace {
 
 // A claimed run's next delivery is sent only while at least half of the
-// lease is left. livechatd's lease is at least three send timeouts, so a send
-// started then ends before the lease does, and no other process can claim
-// the subscription while this one still sends to it.
-bool LeaseLeftForAnother(Millis now, const WebhookDelivery& d, Millis leaseMillis) {
-  return d.leaseUntil - now >= leaseMillis / 2;
+// lease is left, and at least two send timeouts: a send started then ends
+// before the lease does (livechatd's lease is at least three timeouts), so
+// no other process can claim the subscription while this one still sends.
+bool LeaseLeftForAnother(Millis now, const WebhookDelivery& d, Millis leaseMillis, Millis timeoutMillis) {
+  return d.leaseUntil - now >= std::max(leaseMillis / 2, 2 * timeoutMillis);
+}
+
+// The store may read a lease back a few milliseconds off what was claimed
+// (PostgreSQL: the distance to the database's clock is measured per
+// transaction). A lease another sender took is at least a whole lease later.
+constexpr Millis kOwnLeaseSlack = 1000;
+
+bool StillOurs(const std::optional<WebhookDelivery>& now, const WebhookDelivery& claimed) {
+  return now && now->state == "pending" && std::llabs(now->leaseUntil - claimed.leaseUntil) <= kOwnLeaseSlack;
 }
 
 }  // namespace
 
 // Records one attempt: the delivery's new state, the attempt log and the
-// subscription's last status, in one write. Returns the subscription as it
-// is now when it still takes deliveries (the run goes on with it, so an edit
-// made meanwhile, such as a new URL, applies to the next send), nullopt when
-// it was paused, deleted or disabled (the rest of its queue is cancelled),
-// and an error when the write failed (the delivery stays leased until the
-// lease runs out, then is sent again).
-Result<std::optional<WebhookSubscription>> WebhookDispatcher::RecordAttempt(const WebhookDelivery& d,
-                                                                    const WebhookSubscription& sub, const Event& event,
-                                                                    const WebhookResponse& resp, Millis duration) {
+// subscription's last status, in one write. An error when the write failed
+// (the delivery stays leased until the lease runs out, then is sent again).
+//
+// In the same transaction it reads what the run's next send needs, as it is
+// now: the subscription while it still takes deliveries (nullopt when it was
+// paused, deleted or disabled; the rest of its queue is cancelled), so an
+// edit made meanwhile, such as a new URL, applies to the next send; whether
+// `next` is still pending under this run's lease (a pause and a resume
+// cancelled it; another sender took it); and next's event, so a redaction
+// made meanwhile is sent redacted.
+Result<WebhookDispatcher::Recorded> WebhookDispatcher::RecordAttempt(const WebhookDelivery& d,
+                                                                     const WebhookSubscription& sub,
+                                                                     const Event& event, const WebhookResponse& resp,
+                                                                     Millis duration, const WebhookDelivery* next) {
   Impl& I = *impl_;
   const Millis at = I.clock->NowMillis();
   WebhookDelivery upd = d;
@@ -195,9 +210,9 @@ Result<std::optional<WebhookSubscription>> WebhookDispatcher::RecordAttempt(cons
   if (!att.error && att.outcome != "succeeded" && resp.status)
     att.error = fmt::format("receiver answered HTTP {}", resp.status);
 
-  std::optional<WebhookSubscription> next;
+  Recorded out;
   Status st = I.o.store->Write([&](StoreWriter& w) -> Status {
-    next.reset();
+    out = Recorded();
     // Re-read inside the transaction: the owner may have edited it meanwhile.
     LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
     // Fix: paused (or deleted) while this attempt was in flight: a retry is
@@ -227,11 +242,19 @@ Result<std::optional<WebhookSubscription>> WebhookDispatcher::RecordAttempt(cons
       LC_ASSIGN_OR_RETURN(std::int64_t cancelled, w.CancelPendingDeliveries(sub.shopId, sub.id));
       (void)cancelled;
     }
-    if (cur->isActive) next = std::move(*cur);
+    if (!cur->isActive) return Status::Ok();
+    out.sub = std::move(*cur);
+    if (next) {
+      LC_ASSIGN_OR_RETURN(auto nextNow, w.GetDelivery(next->shopId, next->id));
+      out.nextOurs = StillOurs(nextNow, *next);
+      if (out.nextOurs) {
+        LC_ASSIGN_OR_RETURN(out.nextEvent, w.GetEvent(next->shopId, next->eventId));
+      }
+    }
     return Status::Ok();
   });
   if (!st.ok()) return st.error();
-  return next;
+  return out;
 }
 
 int WebhookDispatcher::RunOnce(int max) {
@@ -243,14 +266,13 @@ int WebhookDispatcher::RunOnce(int max) {
     if (run.empty()) break;
     const std::string subscriptionId = run.front().subscriptionId;
     const std::string shopId = run.front().shopId;
-    // The subscription and every event of the run, in one read.
+    // The subscription and the first event; each next event is read with
+    // the outcome before it (RecordAttempt).
     std::optional<WebhookSubscription> sub;
-    std::vector<std::optional<Event>> events(run.size());
+    std::optional<Event> event;
     Status ls = I.o.store->Read([&](StoreReader& r) -> Status {
       LC_ASSIGN_OR_RETURN(sub, r.GetSubscription(shopId, subscriptionId));
-      for (std::size_t i = 0; i < run.size(); ++i) {
-        LC_ASSIGN_OR_RETURN(events[i], r.GetEvent(shopId, run[i].eventId));
-      }
+      LC_ASSIGN_OR_RETURN(event, r.GetEvent(shopId, run.front().eventId));
       return Status::Ok();
     });
     if (!ls.ok()) {
@@ -260,19 +282,21 @@ int WebhookDispatcher::RunOnce(int max) {
 
     std::size_t next = 0;  // the first of the run not attempted
     std::vector<WebhookDelivery> cancelled;
-    for (; next < run.size(); ++next) {
+    bool gone = !sub || !sub->isActive;  // paused, disabled or deleted: the rest is cancelled
+    for (; next < run.size() && !gone; ++next) {
       const WebhookDelivery& d = run[next];
       const Millis now = I.clock->NowMillis();
-      if (next > 0 && (I.stopping.load() || !LeaseLeftForAnother(now, d, I.o.leaseMillis))) break;
-      if (!sub || !sub->isActive) break;  // paused, disabled or deleted: the rest is cancelled below
-      if (!events[next]) {
+      if (next > 0 && (I.stopping.load() || !LeaseLeftForAnother(now, d, I.o.leaseMillis, I.o.timeoutMillis)))
+        break;
+      if (!event) {
         // Its event is gone (the shop's data was erased): nothing to send.
+        // The run ends here; the rest is claimed again with their events.
         cancelled.push_back(d);
         ++done;
-        continue;
+        ++next;
+        break;
       }
       ++done;
-      const Event& event = *events[next];
       WebhookResponse resp;
       const Millis t0 = I.clock->MonotonicMillis();
       // The public-address rule is checked on every delivery, and the
@@ -284,32 +308,39 @@ int WebhookDispatcher::RunOnce(int max) {
       } else {
         WebhookRequest req;
         req.target = *target;
-        req.body = BuildPayload(event);
+        req.body = BuildPayload(*event);
         req.timeoutMillis = I.o.timeoutMillis;
         const std::string ts = std::to_string(now / 1000);
         req.headers = {
             {"Content-Type", "application/json"},
             {"User-Agent", "livechat-webhooks/1"},
-            {"X-Webhook-Event", event.type},
-            {"X-Webhook-Event-Id", event.id},
+            {"X-Webhook-Event", event->type},
+            {"X-Webhook-Event-Id", event->id},
             {"X-Webhook-Delivery-Id", d.id},
         };
-        for (auto& h : WebhookSignatureHeaders(*sub, event.id, ts, req.body, now)) req.headers.push_back(std::move(h));
+        for (auto& h : WebhookSignatureHeaders(*sub, event->id, ts, req.body, now)) req.headers.push_back(std::move(h));
         resp = I.o.transport->Send(req);
       }
       const Millis duration = I.clock->MonotonicMillis() - t0;
-      auto recorded = RecordAttempt(d, *sub, event, resp, duration);
+      const WebhookDelivery* following = next + 1 < run.size() ? &run[next + 1] : nullptr;
+      auto recorded = RecordAttempt(d, *sub, *event, resp, duration, following);
       if (!recorded.ok()) {
         ++next;  // its outcome is not stored: it is sent again once its lease ends
         break;
       }
-      sub = std::move(*recorded);
-      if (!sub) {
+      if (!recorded->sub) {
+        gone = true;
         ++next;
         break;
       }
+      sub = std::move(recorded->sub);
+      if (following && !recorded->nextOurs) {
+        ++next;  // the rest is no longer this run's (cancelled, or another sender's)
+        break;
+      }
+      event = std::move(recorded->nextEvent);
     }
-    if (!sub) {
+    if (gone) {
       // Paused or deleted subscriptions stop delivery for every event (spec):
       // what is left of the run is cancelled, not sent.
       for (std::size_t i = next; i < run.size(); ++i) cancelled.push_back(run[i]);
@@ -321,15 +352,20 @@ int WebhookDispatcher::RunOnce(int max) {
     if (!cancelled.empty() || !unsent.empty()) {
       (void)I.o.store->Write([&](StoreWriter& w) -> Status {
         for (WebhookDelivery c : cancelled) {
+          // Only what is still this run's: a delivery the owner's pause
+          // already cancelled, or another sender holds, is left as it is.
+          LC_ASSIGN_OR_RETURN(auto cur, w.GetDelivery(c.shopId, c.id));
+          if (!StillOurs(cur, c)) continue;
           c.state = "cancelled";
           c.leaseUntil = 0;
           LC_ASSIGN_OR_RETURN(bool ok, w.UpdateDelivery(c));
           (void)ok;
         }
-        // A run cut short (Stop, or the lease half gone): the rest goes back
-        // to the queue at once, for this or another process.
+        // A run cut short (Stop, the lease half gone, its rest no longer
+        // its own): what is still under its lease goes back to the queue at
+        // once, for this or another process.
         if (!unsent.empty()) {
-          LC_ASSIGN_OR_RETURN(std::int64_t released, w.ReleaseDeliveries(shopId, unsent));
+          LC_ASSIGN_OR_RETURN(std::int64_t released, w.ReleaseDeliveries(shopId, unsent, run.front().leaseUntil));
           (void)released;
         }
         return Status::Ok();
@@ -341,7 +377,9 @@ int WebhookDispatcher::RunOnce(int max) {
 }
 
 // One run per pass, so Stop() waits for at most the send in flight: a run
-// sends nothing more once Stop() has begun.
+// of the background threads sends nothing more once Stop() has begun. (A
+// RunOnce called by its owner on a thread of its own is the owner's to wait
+// for.)
 void WebhookDispatcher::Start() { loop_.Start(impl_->o.threads); }
 
 void WebhookDispatcher::Stop() {

@@ -345,10 +345,10 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("ClaimDeliveries"));
     return inner_.ClaimDeliveries(shopId, subscriptionId, now, leaseUntil, max);
   }
-  Result<std::int64_t> ReleaseDeliveries(const std::string& shopId,
-                                         const std::vector<std::string>& deliveryIds) override {
+  Result<std::int64_t> ReleaseDeliveries(const std::string& shopId, const std::vector<std::string>& deliveryIds,
+                                         Millis leaseUntil) override {
     LC_RETURN_IF_ERROR(Gate("ReleaseDeliveries"));
-    return inner_.ReleaseDeliveries(shopId, deliveryIds);
+    return inner_.ReleaseDeliveries(shopId, deliveryIds, leaseUntil);
   }
   Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override {
     LC_RETURN_IF_ERROR(Gate("CancelPendingDeliveries"));

@@ -115,11 +115,14 @@ class DeliveryQueueWrites {
   virtual Result<std::vector<WebhookDelivery>> ClaimDeliveries(const std::string& shopId,
                                                                const std::string& subscriptionId, Millis now,
                                                                Millis leaseUntil, int max) = 0;
-  // Ends the lease on those of `deliveryIds` still pending (a claimed run
-  // cut short), so the subscription's next sender need not wait for the
-  // lease to run out. Returns how many.
+  // Ends the lease on those of `deliveryIds` still pending under the lease
+  // `leaseUntil` that ClaimDeliveries gave them (a claimed run cut short), so
+  // the subscription's next sender need not wait for it to run out. A lease
+  // another sender took since is left alone: it ends at least a whole lease
+  // later (the match allows a second for the database clock's reading).
+  // Returns how many.
   virtual Result<std::int64_t> ReleaseDeliveries(const std::string& shopId,
-                                                 const std::vector<std::string>& deliveryIds) = 0;
+                                                 const std::vector<std::string>& deliveryIds, Millis leaseUntil) = 0;
   // Marks every pending delivery of the subscription "cancelled" (a paused or
   // disabled subscription sends nothing it queued before). Returns how many.
   virtual Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId,

@@ -113,8 +113,8 @@ class SqlQueries : public StoreWriter {
   Result<bool> UpdateDelivery(const WebhookDelivery& d) override;
   Result<std::vector<WebhookDelivery>> ClaimDeliveries(const std::string& shopId, const std::string& subscriptionId,
                                                        Millis now, Millis leaseUntil, int max) override;
-  Result<std::int64_t> ReleaseDeliveries(const std::string& shopId,
-                                         const std::vector<std::string>& deliveryIds) override;
+  Result<std::int64_t> ReleaseDeliveries(const std::string& shopId, const std::vector<std::string>& deliveryIds,
+                                         Millis leaseUntil) override;
   Result<std::int64_t> CancelPendingDeliveries(const std::string& shopId, const std::string& subscriptionId) override;
   Status InsertAttempt(const DeliveryAttempt& a, int keep) override;
   // Storefront visitor sessions (sql_queries_impl.h).

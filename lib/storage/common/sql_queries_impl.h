@@ -1778,13 +1778,16 @@ Result<std::vector<WebhookDelivery>> SqlQueries<D>::ClaimDeliveries(const std::s
 
 template <class D>
 Result<std::int64_t> SqlQueries<D>::ReleaseDeliveries(const std::string& shopId,
-                                                      const std::vector<std::string>& deliveryIds) {
+                                                      const std::vector<std::string>& deliveryIds, Millis leaseUntil) {
   static const std::string sql =
-      "UPDATE webhook_deliveries SET lease_until = 0 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending'";
+      "UPDATE webhook_deliveries SET lease_until = 0 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending' "
+      "AND lease_until BETWEEN ?3 AND ?4";
+  constexpr Millis kSlack = 1000;
+  const Millis stored = ToLease(leaseUntil);
   std::int64_t released = 0;
   for (const std::string& id : deliveryIds) {
     LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-    st.Add(id).Add(shopId);
+    st.Add(id).Add(shopId).Add(stored - kSlack).Add(stored + kSlack);
     LC_RETURN_IF_ERROR(st.Run());
     released += static_cast<std::int64_t>(conn_.Changes());
   }
