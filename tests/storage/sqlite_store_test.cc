@@ -1,6 +1,8 @@
 // What the SQLite Store adds to the conformance contract: files, WAL
 // snapshots, the reader pool, a second process on the same file, schema
 // versions, nesting, and its choices where store.h leaves room.
+#include <sqlite3.h>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "livechat/metrics.h"
+#include "storage/sqlite/sqlite_connection.h"
 #include "store_fixtures.h"
 #include "store_records.h"
 
@@ -357,6 +360,19 @@ TEST_CASE("sqlite: non-positive limits return nothing") {
   mq.conversationId = "c1";
   mq.limit = -1;
   CHECK(Get(s, [&](StoreReader& r) { return r.ListMessages(mq); }).empty());
+}
+
+// Which of SQLite's answers mean "no space" (503, try again) and which a
+// broken store (500). SQLITE_IOERR_SHMSIZE comes with system errno 0 from
+// SQLite 3.40 when the -shm cannot grow on a full disk.
+TEST_CASE("sqlite: a full disk's codes are kUnavailable, whatever part of the database ran out") {
+  using sqlite::SqliteError;
+  CHECK(SqliteError(nullptr, SQLITE_FULL, "commit").code == ErrorCode::kUnavailable);
+  CHECK(SqliteError(nullptr, SQLITE_IOERR_SHMSIZE, "commit").code == ErrorCode::kUnavailable);
+  CHECK(SqliteError(nullptr, SQLITE_IOERR_WRITE, "commit").code == ErrorCode::kInternal);  // errno unknown
+  CHECK(SqliteError(nullptr, SQLITE_IOERR_SHMMAP, "commit").code == ErrorCode::kInternal);
+  CHECK(SqliteError(nullptr, SQLITE_CORRUPT, "step").code == ErrorCode::kInternal);
+  CHECK(SqliteError(nullptr, SQLITE_CONSTRAINT_UNIQUE, "step").code == ErrorCode::kInternal);
 }
 
 // A full disk is told apart from a broken store: SQLite's SQLITE_FULL (here

@@ -13,10 +13,16 @@ namespace {
 
 // A full disk (or max_page_count reached) ends when space returns, so the
 // caller is told to come back, not that the server is broken. SQLite says
-// SQLITE_FULL for a full database file or WAL; growing the shared-memory
-// index on a full disk is an I/O error whose system errno says why.
+// SQLITE_FULL for a full database file or WAL. Growing the shared-memory
+// index (-shm) on a full disk is SQLITE_IOERR_SHMSIZE, which SQLite 3.40
+// reports with system errno 0: the first writes after a restart hit it when
+// the WAL file kept its old size and the index was rebuilt small (the soak
+// saw every write answered 500 for its whole full-disk period). Failing to
+// grow that index has no other cause than space. Other I/O errors count as
+// a full disk when their system errno says so.
 ErrorCode CodeFor(sqlite3* db, int rc) {
   if ((rc & 0xff) == SQLITE_FULL) return ErrorCode::kUnavailable;
+  if (rc == SQLITE_IOERR_SHMSIZE) return ErrorCode::kUnavailable;
   if ((rc & 0xff) == SQLITE_IOERR && db != nullptr) {
     const int err = sqlite3_system_errno(db);
     if (err == ENOSPC || err == EDQUOT) return ErrorCode::kUnavailable;
