@@ -95,7 +95,7 @@ struct DispatcherOptions {
   int threads = 4;                     // concurrent sends
   std::size_t maxPayloadBytes = 80'000;  // above: data replaced by {truncated, originalSize}
   int attemptsKept = 50;               // attempt log per subscription
-  Millis leaseMillis = 60'000;         // a claimed delivery is retried by anyone after this
+  Millis leaseMillis = 60'000;         // a claimed delivery is retried by anyone after this (at least 2 s)
   // Due deliveries of one subscription claimed together and sent one after
   // another: one claim and one read for the run, then one write per attempt.
   int runLength = 32;

@@ -14,6 +14,16 @@
 
 namespace livechat {
 
+namespace {
+
+// The store may read a lease back a few milliseconds off what was claimed
+// (PostgreSQL: the distance to the database's clock is measured per
+// transaction). A lease another sender took is at least a whole lease later,
+// which is why a lease is never shorter than twice this.
+constexpr Millis kOwnLeaseSlack = 1000;
+
+}  // namespace
+
 struct WebhookDispatcher::Impl {
   DispatcherOptions o;
   Clock* clock;
@@ -27,7 +37,9 @@ struct WebhookDispatcher::Impl {
       : o(std::move(opts)),
         clock(o.clock ? o.clock : Clock::Default()),
         random(o.random ? o.random : Random::Default()),
-        resolver(o.resolver ? o.resolver : Resolver::Default()) {}
+        resolver(o.resolver ? o.resolver : Resolver::Default()) {
+    o.leaseMillis = std::max<Millis>(o.leaseMillis, 2 * kOwnLeaseSlack);
+  }
 
   // Set while Stop() waits: a run in progress sends nothing more.
   std::atomic<bool> stopping{false};
@@ -125,11 +137,6 @@ bool LeaseLeftForAnother(Millis now, const WebhookDelivery& d, Millis leaseMilli
   return d.leaseUntil - now >= std::max(leaseMillis / 2, 2 * timeoutMillis);
 }
 
-// The store may read a lease back a few milliseconds off what was claimed
-// (PostgreSQL: the distance to the database's clock is measured per
-// transaction). A lease another sender took is at least a whole lease later.
-constexpr Millis kOwnLeaseSlack = 1000;
-
 bool StillOurs(const std::optional<WebhookDelivery>& now, const WebhookDelivery& claimed) {
   return now && now->state == "pending" && std::llabs(now->leaseUntil - claimed.leaseUntil) <= kOwnLeaseSlack;
 }
@@ -215,14 +222,23 @@ Result<WebhookDispatcher::Recorded> WebhookDispatcher::RecordAttempt(const Webho
     out = Recorded();
     // Re-read inside the transaction: the owner may have edited it meanwhile.
     LC_ASSIGN_OR_RETURN(auto cur, w.GetSubscription(sub.shopId, sub.id));
-    // Fix: paused (or deleted) while this attempt was in flight: a retry is
-    // not scheduled, as pausing cancelled the rest of its queue too.
-    if ((!cur || !cur->isActive) && upd.state == "pending") upd.state = "cancelled";
     // Fix: deleted meanwhile: its deliveries and log are gone; writing the
     // attempt would leave an orphan row that nothing lists or prunes.
     if (!cur) return Status::Ok();
-    LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(upd));
-    (void)okd;
+    WebhookDelivery write = upd;  // this try's copy: the function may run again
+    LC_ASSIGN_OR_RETURN(auto dNow, w.GetDelivery(d.shopId, d.id));
+    // Fix: paused while this attempt was in flight, even if resumed since
+    // (the pause cancelled this delivery with the rest of its queue): a
+    // retry is not scheduled. What happened is still recorded.
+    if ((!cur->isActive || (dNow && dNow->state == "cancelled")) && write.state == "pending")
+      write.state = "cancelled";
+    // Another sender claimed it after this attempt outlived its lease: the
+    // row is theirs now; only the attempt is logged.
+    const bool takenOver = dNow && dNow->state == "pending" && !StillOurs(dNow, d);
+    if (!takenOver) {
+      LC_ASSIGN_OR_RETURN(bool okd, w.UpdateDelivery(write));
+      (void)okd;
+    }
     LC_RETURN_IF_ERROR(w.InsertAttempt(att, I.o.attemptsKept));
     cur->lastDeliveryAt = at;
     cur->lastDeliveryStatus =

@@ -284,12 +284,16 @@ STORE_TEST("webhooks: a run is the subscription's due deliveries, earliest first
   d2.leaseUntil = 0;
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateDelivery(d2); }));
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopB, {"d1"}, 1500); }) == 0);  // shop scoped
-  // Another claim's lease (a whole lease later) is not this one's to end.
+  // Another claim's lease (a whole lease later) is not this one's to end;
+  // a reading within a second of it is (a database clock read again).
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopA, {"d1", "d3"}, 5000); }) == 0);
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopA, {"d1", "d3"}, 2501); }) == 0);
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopA, {"d1", "d3"}, 499); }) == 0);
   CHECK(Due(s, 901) == Names{"f1", "e1"});
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.ReleaseDeliveries(kShopA, {"d4"}, 2500); }) == 1);
   CHECK(PutValue(s, [&](StoreWriter& w) {
-          return w.ReleaseDeliveries(kShopA, {"d2", "d1", "d4", "d5", "d3", "nope"}, 1500);
-        }) == 4);
+          return w.ReleaseDeliveries(kShopA, {"d2", "d1", "d4", "d5", "d3", "nope"}, 500);
+        }) == 3);  // d4 has no lease left to end
   CHECK(Due(s, 901) == Names{"f1", "e1", "d1"});
   CHECK(Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d2"); })->state == "succeeded");
   CHECK(Get(s, [&](StoreReader& r) { return r.GetDelivery(kShopA, "d3"); })->leaseUntil == 0);

@@ -742,7 +742,7 @@ TEST_CASE("a pause and a resume during a send: the run sends nothing the pause c
   auto o = f.Options();
   o.transport = &transport;
   f.ResetDispatcher(o);
-  f.Run();
+  CHECK(f.Run() == 1);
   REQUIRE(transport.requests.size() == 1);
   std::map<std::string, int> states;
   for (const auto& d : f.Deliveries(sub.id)) ++states[d.state + "/" + std::to_string(d.attempts)];
@@ -782,7 +782,71 @@ TEST_CASE("a run that outlived its lease leaves alone what another sender claime
   int held = 0;
   for (const auto& d : f.Deliveries(sub.id))
     if (d.state == "pending" && d.leaseUntil == theirLease) ++held;
-  CHECK(held == 3);  // the other sender's leases stand; the run sent none of them
+  // The other sender's leases stand, also on the row whose attempt outlived
+  // the lease (its attempt is logged, its row is theirs); the run sent none
+  // of the rest.
+  CHECK(held == 4);
+  CHECK(f.Attempts(sub.id).size() == 1);
+}
+
+TEST_CASE("a pause and a resume while a failing attempt is in flight: no retry is scheduled for it") {
+  WebhookFixture f;
+  auto sub = OneQueued(f);
+  class PauseResumeFail final : public WebhookTransport {
+   public:
+    explicit PauseResumeFail(std::function<void()> during) : during_(std::move(during)) {}
+    WebhookResponse Send(const WebhookRequest&) override {
+      ++sends;
+      during_();
+      return WebhookResponse{500, "", std::nullopt};
+    }
+    int sends = 0;
+
+   private:
+    std::function<void()> during_;
+  } transport([&] {
+    f.Pause(sub.id);
+    UpdateWebhookInput resume;
+    resume.isActive = true;
+    WebhookFixture::Must(f.service().webhooks().UpdateWebhook(f.Caller(), sub.id, resume));
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 1);
+  auto d = f.OnlyDelivery(sub.id);
+  CHECK(d.state == "cancelled");  // the pause cancelled it; the answer does not bring it back
+  CHECK(d.attempts == 1);
+  CHECK(f.Attempts(sub.id).size() == 1);
+  CHECK(f.Sub(sub.id).isActive);
+  f.clock.Advance(kHour);
+  CHECK(f.Run() == 0);
+  CHECK(transport.sends == 1);
+}
+
+TEST_CASE("a run's next send also needs two send timeouts of lease left, when that is more than half") {
+  WebhookFixture f;
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 3; ++i) f.Inbound("m" + std::to_string(i));
+  const Millis t0 = f.clock.NowMillis();
+  std::vector<Millis> leaseDuring;
+  HookedTransport transport([&](int n) {
+    for (const auto& d : f.Deliveries(sub.id))
+      if (d.state == "pending" && d.leaseUntil > 0 && leaseDuring.size() < static_cast<std::size_t>(n))
+        leaseDuring.push_back(d.leaseUntil);
+    // 20 s timeouts: after send 1, 40 s of the 60 s lease are left (two
+    // timeouts, the run goes on); after send 2, 39.999 s (it stops), though
+    // more than half the lease is left.
+    if (n == 1) f.clock.Advance(20 * kSecond);
+    if (n == 2) f.clock.Advance(1);
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  o.leaseMillis = 60 * kSecond;
+  o.timeoutMillis = 20 * kSecond;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 3);
+  CHECK(leaseDuring == std::vector<Millis>{t0 + 60 * kSecond, t0 + 60 * kSecond, t0 + 80 * kSecond + 1});
 }
 
 }  // namespace

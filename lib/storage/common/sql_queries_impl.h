@@ -1781,7 +1781,7 @@ Result<std::int64_t> SqlQueries<D>::ReleaseDeliveries(const std::string& shopId,
                                                       const std::vector<std::string>& deliveryIds, Millis leaseUntil) {
   static const std::string sql =
       "UPDATE webhook_deliveries SET lease_until = 0 WHERE id = ?1 AND shop_id = ?2 AND state = 'pending' "
-      "AND lease_until BETWEEN ?3 AND ?4";
+      "AND lease_until > 0 AND lease_until BETWEEN ?3 AND ?4";
   constexpr Millis kSlack = 1000;
   const Millis stored = ToLease(leaseUntil);
   std::int64_t released = 0;
