@@ -852,5 +852,25 @@ TEST_CASE("a run's next send also needs two send timeouts of lease left, when th
   CHECK(leaseDuring == std::vector<Millis>{t0 + 60 * kSecond, t0 + 60 * kSecond, t0 + 80 * kSecond + 1});
 }
 
+TEST_CASE("a run is at most runLength deliveries: N under one claim, the N+1th under the next") {
+  WebhookFixture f;
+  auto sub = f.Subscribe({"message.created"});
+  for (int i = 0; i < 4; ++i) f.Inbound("m" + std::to_string(i));
+  const Millis t0 = f.clock.NowMillis();
+  std::vector<Millis> leaseDuring;
+  HookedTransport transport([&](int) {
+    leaseDuring.push_back(RunLease(f, sub.id));
+    f.clock.Advance(1);  // so a later claim's lease tells itself apart
+  });
+  auto o = f.Options();
+  o.transport = &transport;
+  o.leaseMillis = 60 * kSecond;
+  o.runLength = 3;
+  f.ResetDispatcher(o);
+  CHECK(f.Run() == 4);
+  const Millis first = t0 + 60 * kSecond;
+  CHECK(leaseDuring == std::vector<Millis>{first, first, first, first + 3});
+}
+
 }  // namespace
 }  // namespace livechat::testing
