@@ -90,7 +90,15 @@ class StoreWriter : public StoreReader,
   // Writes every field except tags (see ReplaceConversationTags).
   Result<bool> UpdateConversation(const Conversation& c) {
     Wrote(c.id);
-    return DoUpdateConversation(c);
+    return DoUpdateConversation(c, nullptr);
+  }
+  // The same row as the overload above, writing only the fields that differ
+  // from `before`, the row as this write read it. A backend rewrites an index
+  // entry for every column an UPDATE sets, changed or not, so a send that
+  // changes five fields must not set thirty.
+  Result<bool> UpdateConversation(const Conversation& c, const Conversation& before) {
+    Wrote(c.id);
+    return DoUpdateConversation(c, &before);
   }
   // Assigns m.seq.
   Status InsertMessage(Message& m) {

@@ -128,6 +128,7 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
   };
   LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(ctx_.store(), [&](StoreWriter& w) -> Result<Sent> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+    const Conversation before = c;
     std::optional<Customer> customer;
     if (c.customerUuid) {
       LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
@@ -200,7 +201,7 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
       attachment->file.messageId = m.id;
       LC_RETURN_IF_ERROR(w.InsertFile(attachment->file));
     }
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     if (in.asCustomer && customer) {
       customer->lastChatAt = now;
@@ -300,6 +301,8 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   }
 
   bool newConversation = !conv;
+  std::optional<Conversation> before;  // the row as read, for a narrow update
+  if (!newConversation) before = *conv;
   if (newConversation) {
     Conversation c;
     c.id = random.Uuid();
@@ -352,7 +355,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
                                .Bool("isFirstMessage", true)
                                .Done()});
   } else {
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, *before));
     if (!ok) return NotFound("conversation");
   }
   LC_RETURN_IF_ERROR(w.InsertMessage(m));

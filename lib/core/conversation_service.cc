@@ -138,10 +138,11 @@ Result<Conversation> ConversationService::SetState(const Principal& p, const std
     summaryQueued = false;
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.status == *status) return c;  // naming the current state changes nothing and fires nothing
+    const Conversation before = c;
     const std::string previous = c.status;
     c.status = *status;
     c.updatedAt = now;
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     Event e{ctx_.random->Uuid(), p.shopId, "conversation.state_changed", c.id, now,
             JsonObject().Str("status", c.status).Str("previousStatus", previous).Done()};
@@ -181,10 +182,11 @@ Result<Conversation> ConversationService::Assign(const Principal& p, const std::
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (memberId) LC_RETURN_IF_ERROR(LoadActiveMember(w, p.shopId, memberId, "memberId"));
     if (c.memberId == memberId) return c;
+    const Conversation before = c;
     auto previous = c.memberId;
     c.memberId = memberId;
     c.updatedAt = now;
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     Event e{ctx_.random->Uuid(), p.shopId, "conversation.assigned", c.id, now,
             JsonObject().Str("memberId", c.memberId).Str("previousMemberId", previous).Done()};
@@ -201,9 +203,10 @@ Result<Conversation> ConversationService::MarkRead(const Principal& p, const std
   return WriteValue<Conversation>(ctx_.store(), [&](StoreWriter& w) -> Result<Conversation> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.isRead) return c;
+    const Conversation before = c;
     c.isRead = true;
     c.updatedAt = now;
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     return c;
   });
@@ -245,9 +248,10 @@ Result<Conversation> ConversationService::SetStarred(const Principal& p, const s
   return WriteValue<Conversation>(ctx_.store(), [&](StoreWriter& w) -> Result<Conversation> {
     LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
     if (c.isStarred == *starred) return c;
+    const Conversation before = c;
     c.isStarred = *starred;
     c.updatedAt = now;
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     return c;
   });

@@ -324,11 +324,12 @@ Status SyncConversationContact(StoreWriter& w, const VisitorSession& s, const Cu
   if (!s.conversationId) return Status::Ok();
   LC_ASSIGN_OR_RETURN(auto conv, w.FindConversation(s.shopId, *s.conversationId));
   if (!conv) return Status::Ok();
+  const Conversation before = *conv;
   conv->customerName = c.name;
   conv->customerEmail = c.email;
   conv->customerType = c.type;
   conv->updatedAt = now;
-  LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(*conv));
+  LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(*conv, before));
   (void)ok;
   return Status::Ok();
 }
@@ -522,6 +523,7 @@ Result<Conversation> StorefrontService::VisitorEscalate(const VisitorSession& s,
     if (!cur.conversationId)
       return MakeError(ErrorCode::kConflict, "there is no conversation to escalate yet: send a message first");
     LC_ASSIGN_OR_RETURN(Conversation c, LoadConversation(w, cur.shopId, *cur.conversationId));
+    const Conversation before = c;
     Message m;
     m.id = ctx_.random->Uuid();
     m.conversationId = c.id;
@@ -539,7 +541,7 @@ Result<Conversation> StorefrontService::VisitorEscalate(const VisitorSession& s,
     c.status = "open";
     c.messageCount = c.messageCount.value_or(0) + 1;
     c.updatedAt = now;
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c));
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
     return c;
   });

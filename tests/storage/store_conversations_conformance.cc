@@ -164,7 +164,8 @@ STORE_TEST("conversations: legacy records in import order, counted per shop, and
   Conversation moved = legacy[1];
   moved.inNewDatastore = true;
   Put(s, [&](StoreWriter& w) -> Status {
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(moved));
+    // The narrow update (with `before`) moves the row like the full one.
+    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(moved, legacy[1]));
     return ok ? Status::Ok() : Status(Error{ErrorCode::kInternal, "no row"});
   });
   CHECK(ids(10) == std::vector<std::string>{"l-b", "l-c"});
@@ -225,6 +226,67 @@ STORE_TEST("conversations: UpdateConversation writes every column except tags") 
   Conversation missing = u;
   missing.id = "c-missing";
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(missing); }) == false);
+}
+
+STORE_TEST("conversations: UpdateConversation(c, before) writes only the fields that differ from before") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Conversation c = MakeFullConversation(kShopA, "c1");
+  Put(s, [&](StoreWriter& w) { return w.InsertConversation(c); });
+
+  // Every field changed: the row reads back as the full update writes it.
+  Conversation u = c;
+  u.sessionId = "sess-2";
+  u.customerName = "Other";
+  u.customerEmail.reset();
+  u.status = "closed";
+  u.isStarred = !c.isStarred;
+  u.memberId.reset();
+  u.channels = {"email", "sms"};
+  u.messageCount = 7;
+  u.lastMessage = LastMessage{"hi there", "agent", 41};
+  u.lastActive = 42;
+  u.updatedAt = 43;
+  u.redactedAt = 44;
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(u, c); }) == true);
+  auto got = Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "c1"); });
+  REQUIRE(got.has_value());
+  CheckSame(*got, u);
+
+  // A field equal in `before` and in the new row is not written: the row
+  // keeps what is stored, here a star set since `before` was read.
+  Conversation starred = *got;
+  starred.isStarred = true;
+  starred.status = "open";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(starred); }) == true);
+  Conversation before = starred;  // read before the star was set
+  before.isStarred = false;
+  Conversation next = before;
+  next.status = "closed";
+  next.updatedAt = 50;
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(next, before); }) == true);
+  got = Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "c1"); });
+  REQUIRE(got.has_value());
+  CHECK(got->isStarred == true);
+  CHECK(got->status == "closed");
+  CHECK(got->updatedAt == 50);
+
+  // Nothing changed: the answer is still whether the row exists.
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(*got, *got); }) == true);
+  Conversation missing = *got;
+  missing.id = "c-missing";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(missing, missing); }) == false);
+  Conversation missingChanged = missing;
+  missingChanged.status = "open";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(missingChanged, missing); }) == false);
+  Conversation other = next;
+  other.shopId = kShopB;
+  Conversation otherBefore = other;
+  otherBefore.status = "open";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(other, otherBefore); }) == false);
+  got = Get(s, [&](StoreReader& r) { return r.FindConversation(kShopA, "c1"); });
+  REQUIRE(got.has_value());
+  CHECK(got->status == "closed");  // the other store's write touched nothing
 }
 
 // ------------------------------ list order and paging (ConversationReads)

@@ -212,9 +212,9 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("InsertConversation"));
     return inner_.InsertConversation(c);
   }
-  Result<bool> DoUpdateConversation(const Conversation& c) override {
+  Result<bool> DoUpdateConversation(const Conversation& c, const Conversation* before) override {
     LC_RETURN_IF_ERROR(Gate("UpdateConversation"));
-    return inner_.UpdateConversation(c);
+    return before ? inner_.UpdateConversation(c, *before) : inner_.UpdateConversation(c);
   }
   Status ReplaceConversationTags(const std::string& shopId, const std::string& conversationId, const std::vector<std::string>& tags) override {
     LC_RETURN_IF_ERROR(Gate("ReplaceConversationTags"));

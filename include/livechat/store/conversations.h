@@ -178,8 +178,9 @@ class ConversationWrites {
  protected:
   // Assigns c.pgConvoId when c.inNewDatastore and it is unset. Tags are written too.
   virtual Status DoInsertConversation(Conversation& c) = 0;
-  // Writes every field except tags.
-  virtual Result<bool> DoUpdateConversation(const Conversation& c) = 0;
+  // Writes every field except tags; with `before` (the row as this write
+  // read it), only the fields that differ from it.
+  virtual Result<bool> DoUpdateConversation(const Conversation& c, const Conversation* before) = 0;
 };
 
 // Messages of one conversation in send order (seq).

@@ -208,7 +208,7 @@ class SqlQueries : public StoreWriter {
                                                  int limit) = 0;
 
   Status DoInsertConversation(Conversation& c) override;
-  Result<bool> DoUpdateConversation(const Conversation& c) override;
+  Result<bool> DoUpdateConversation(const Conversation& c, const Conversation* before) override;
   Status DoInsertMessage(Message& m) override;
   Result<bool> DoUpdateMessage(const Message& m) override;
   Status DoPutTyping(const std::string& shopId, const TypingState& t) override;

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <charconv>
 #include <initializer_list>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -347,6 +349,51 @@ const auto BindConversation = [](auto& st, const Conversation& c) -> void {
   st.Add(c.lastActive).Add(c.createdAt).Add(c.updatedAt).Add(c.lastCustomerMessageAt).Add(c.inNewDatastore);
   st.Add(c.redactedAt);
   st.Add(c.shopId).Add(c.id);
+};
+
+// What a Bind* lambda would bind, recorded: two rows compared column by
+// column, then only the columns that differ bound to a statement.
+class BoundValues {
+ public:
+  BoundValues& Add(std::string_view v) { return Put(Value{Kind::kText, 0, 0, std::string(v)}); }
+  BoundValues& Add(const std::string& v) { return Add(std::string_view(v)); }
+  BoundValues& Add(const char* v) { return Add(std::string_view(v)); }
+  BoundValues& Add(std::int64_t v) { return Put(Value{Kind::kInt, v, 0, {}}); }
+  BoundValues& Add(int v) { return Add(static_cast<std::int64_t>(v)); }
+  BoundValues& Add(bool v) { return Add(static_cast<std::int64_t>(v ? 1 : 0)); }
+  BoundValues& Add(double v) { return Put(Value{Kind::kReal, 0, v, {}}); }
+  BoundValues& AddNull() { return Put(Value{Kind::kNull, 0, 0, {}}); }
+  template <typename T>
+  BoundValues& Add(const std::optional<T>& v) {
+    return v ? Add(*v) : AddNull();
+  }
+
+  bool Same(const BoundValues& o, std::size_t i) const { return values_[i] == o.values_[i]; }
+  template <class Statement>
+  void BindTo(Statement& st, std::size_t i) const {
+    const Value& v = values_[i];
+    switch (v.kind) {
+      case Kind::kNull: st.AddNull(); break;
+      case Kind::kInt: st.Add(v.i); break;
+      case Kind::kReal: st.Add(v.d); break;
+      case Kind::kText: st.Add(v.text); break;
+    }
+  }
+
+ private:
+  enum class Kind { kNull, kInt, kReal, kText };
+  struct Value {
+    Kind kind;
+    std::int64_t i;
+    double d;
+    std::string text;
+    bool operator==(const Value&) const = default;
+  };
+  BoundValues& Put(Value v) {
+    values_.push_back(std::move(v));
+    return *this;
+  }
+  std::vector<Value> values_;
 };
 
 const auto ReadConversation = [](const auto& st) -> Result<Conversation> {
@@ -982,7 +1029,39 @@ Status SqlQueries<D>::DoInsertConversation(Conversation& c) {
 }
 
 template <class D>
-Result<bool> SqlQueries<D>::DoUpdateConversation(const Conversation& c) {
+Result<bool> SqlQueries<D>::DoUpdateConversation(const Conversation& c, const Conversation* before) {
+  // Only the changed columns: SQLite (and PostgreSQL's HOT updates) rewrite
+  // index entries by the SET list, not by what changed, and a conversation
+  // has ten indexes. A move of the row (its pg id) takes the full statement.
+  if (before && before->shopId == c.shopId && before->id == c.id && before->pgConvoId == c.pgConvoId &&
+      before->inNewDatastore == c.inNewDatastore) {
+    BoundValues now, was;
+    BindConversation(now, c);
+    BindConversation(was, *before);
+    const std::size_t ncols = kConversations.cols.size();
+    std::string sql = "UPDATE conversations SET ";
+    std::vector<std::size_t> changed;
+    for (std::size_t i = 0; i < ncols; ++i) {
+      if (now.Same(was, i)) continue;
+      if (!changed.empty()) sql += ", ";
+      changed.push_back(i);
+      sql += kConversations.cols[i] + " = ?" + std::to_string(changed.size());
+    }
+    if (changed.empty()) {
+      // Nothing to write; the answer is still whether the row is there.
+      LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare("SELECT 1 FROM conversations WHERE shop_id = ?1 AND id = ?2"));
+      st.Add(c.shopId).Add(c.id);
+      LC_ASSIGN_OR_RETURN(bool found, st.Step());
+      return found;
+    }
+    const std::size_t n = changed.size();
+    sql += " WHERE shop_id = ?" + std::to_string(n + 1) + " AND id = ?" + std::to_string(n + 2);
+    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+    for (std::size_t i : changed) now.BindTo(st, i);
+    st.Add(c.shopId).Add(c.id);
+    return RunChanged(st);
+  }
+
   // A pgConvoId moves the row to that rid (they are equal by the schema);
   // without one, a row in the new datastore exposes its rid, so migrating a
   // legacy record by setting inNewDatastore gives it a pg id. The SET
