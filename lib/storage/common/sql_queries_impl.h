@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -396,8 +397,9 @@ class BoundValues {
   std::vector<Value> values_;
 };
 
-const auto ReadConversation = [](const auto& st) -> Result<Conversation> {
-  Conversation c;
+// Into a record already in place (a page's vector), so a row is decoded
+// where it stays instead of being moved there.
+const auto ReadConversationInto = [](const auto& st, Conversation& c) -> Status {
   int i = 0;
   c.shopId = st.Text(i++);
   c.id = st.Text(i++);
@@ -419,7 +421,7 @@ const auto ReadConversation = [](const auto& st) -> Result<Conversation> {
   c.hidePreChatMessage = st.Text(i++);
   c.memberId = st.OptText(i++);
   c.channel = st.Text(i++);
-  LC_ASSIGN_OR_RETURN(c.channels, DecodeStringArray(st.Text(i++)));
+  LC_ASSIGN_OR_RETURN(c.channels, DecodeStringArray(st.TextView(i++)));
   c.messageCount = st.OptInt(i++);
   // The three last_message columns are all set or all NULL.
   if (!st.IsNull(i + 2)) c.lastMessage = LastMessage{st.Text(i), st.Text(i + 1), st.Int(i + 2)};
@@ -431,7 +433,13 @@ const auto ReadConversation = [](const auto& st) -> Result<Conversation> {
   c.inNewDatastore = st.Bool(i++);
   c.redactedAt = st.OptInt(i++);
   c.pgConvoId = st.OptInt(i++);
-  LC_ASSIGN_OR_RETURN(c.tags, DecodeStringArray(st.Text(i++)));
+  LC_ASSIGN_OR_RETURN(c.tags, DecodeStringArray(st.TextView(i++)));
+  return Status::Ok();
+};
+
+const auto ReadConversation = [](const auto& st) -> Result<Conversation> {
+  Conversation c;
+  LC_RETURN_IF_ERROR(ReadConversationInto(st, c));
   return c;
 };
 
@@ -561,8 +569,12 @@ Result<std::vector<T>> FetchAll(St& st, F read, std::int64_t expected = 0) {
   for (;;) {
     LC_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return out;
-    LC_ASSIGN_OR_RETURN(T value, read(st));
-    out.push_back(std::move(value));
+    if constexpr (std::is_invocable_r_v<Status, F, St&, T&>) {
+      LC_RETURN_IF_ERROR(read(st, out.emplace_back()));
+    } else {
+      LC_ASSIGN_OR_RETURN(T value, read(st));
+      out.push_back(std::move(value));
+    }
   }
 }
 
@@ -924,7 +936,7 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const Convers
   sql += " ORDER BY sort_active DESC, pg_convo_id DESC LIMIT :limit";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindConversationFilters(st, q);
-  return FetchAll<Conversation>(st, ReadConversation, q.limit);
+  return FetchAll<Conversation>(st, ReadConversationInto, q.limit);
 }
 
 // The backend finds the matching texts (D::kConversationHits: one row per
@@ -982,7 +994,7 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListLegacyConversations(const s
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(kConversations.Select() +
                                                   "WHERE shop_id = ?1 AND in_new_datastore = 0 ORDER BY rid LIMIT ?2"));
   st.Add(shopId).Add(static_cast<std::int64_t>(limit));
-  return FetchAll<Conversation>(st, ReadConversation);
+  return FetchAll<Conversation>(st, ReadConversationInto);
 }
 
 template <class D>
@@ -1000,7 +1012,7 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversationsOfCustomer(con
   static const std::string sql = kConversations.Select() + "WHERE shop_id = ?1 AND customer_uuid = ?2 ORDER BY rid";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(shopId).Add(customerId);
-  return FetchAll<Conversation>(st, ReadConversation);
+  return FetchAll<Conversation>(st, ReadConversationInto);
 }
 
 template <class D>

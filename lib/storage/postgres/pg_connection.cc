@@ -403,6 +403,10 @@ std::string Statement::Text(int col) const {
   return std::string(PQgetvalue(res_, row_, col), static_cast<std::size_t>(PQgetlength(res_, row_, col)));
 }
 
+std::string_view Statement::TextView(int col) const {
+  return std::string_view(PQgetvalue(res_, row_, col), static_cast<std::size_t>(PQgetlength(res_, row_, col)));
+}
+
 std::int64_t Statement::Int(int col) const {
   const char* v = PQgetvalue(res_, row_, col);
   // A boolean result reads as 1 or 0, like SQLite's.

@@ -166,6 +166,8 @@ class Statement {
 
   bool IsNull(int col) const { return PQgetisnull(res_, row_, col) != 0; }
   std::string Text(int col) const;
+  // The same text without a copy, valid until the next Step.
+  std::string_view TextView(int col) const;
   std::int64_t Int(int col) const;
   bool Bool(int col) const;
   double Double(int col) const;

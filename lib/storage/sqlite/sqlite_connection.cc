@@ -222,6 +222,12 @@ std::string Statement::Text(int col) const {
   return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
 }
 
+std::string_view Statement::TextView(int col) const {
+  const unsigned char* p = sqlite3_column_text(stmt_, col);
+  if (p == nullptr) return {};
+  return std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
 std::optional<std::string> Statement::OptText(int col) const {
   if (IsNull(col)) return std::nullopt;
   return Text(col);

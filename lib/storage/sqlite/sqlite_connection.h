@@ -129,6 +129,8 @@ class Statement {
   // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
   int Type(int col) const { return sqlite3_column_type(stmt_, col); }
   std::string Text(int col) const;
+  // The same text without a copy, valid until the next Step or reset.
+  std::string_view TextView(int col) const;
   std::int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
   bool Bool(int col) const { return sqlite3_column_int64(stmt_, col) != 0; }
   double Double(int col) const { return sqlite3_column_double(stmt_, col); }
