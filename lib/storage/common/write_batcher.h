@@ -27,9 +27,13 @@ class WriteBatcher {
  public:
   using WriteFn = std::function<Status(StoreWriter&)>;
   struct Pending {
-    const WriteFn* fn;
-    Status result;
+    const WriteFn* fn = nullptr;
+    Status result = Status::Ok();
     bool done = false;
+    bool lead = false;  // handed the lead by the leader leaving
+    // Each caller waits on its own: a commit wakes the callers it answered
+    // and no one else, and a departing leader wakes only its successor.
+    std::condition_variable cv;
   };
   // Runs the batch's writes in one transaction and sets each one's result.
   // Called by one thread at a time.
@@ -51,12 +55,15 @@ class WriteBatcher {
   // Queues fn, runs batches while this caller leads, and returns fn's
   // outcome once the transaction holding it committed or rolled back.
   Status Submit(const WriteFn& fn) {
-    Pending me{&fn, Status::Ok(), false};
+    Pending me;
+    me.fn = &fn;
     std::unique_lock lock(mu_);
     queue_.push_back(&me);
     if (writesCounter_ != nullptr) writesCounter_->Inc();
-    cv_.wait(lock, [&] { return me.done || !leading_; });
-    if (me.done) return me.result;
+    if (leading_) {
+      me.cv.wait(lock, [&] { return me.done || me.lead; });
+      if (me.done) return me.result;
+    }
     leading_ = true;
     while (!me.done) {
       std::vector<Pending*> batch;
@@ -74,14 +81,21 @@ class WriteBatcher {
       }
       for (Pending* p : batch) Observe(p->result);
       lock.lock();
-      for (Pending* p : batch) p->done = true;
-      if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
       // Answer this batch's callers now, not after the next batch.
-      cv_.notify_all();
+      for (Pending* p : batch) {
+        p->done = true;
+        if (p != &me) p->cv.notify_one();
+      }
+      if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
     }
-    // Hand the lead to a waiting caller, if any.
-    leading_ = false;
-    cv_.notify_all();
+    // Hand the lead to the oldest waiting caller, if any; leading_ stays
+    // set, so a caller arriving meanwhile queues instead of leading too.
+    if (queue_.empty()) {
+      leading_ = false;
+    } else {
+      queue_.front()->lead = true;
+      queue_.front()->cv.notify_one();
+    }
     return me.result;
   }
 
@@ -98,7 +112,6 @@ class WriteBatcher {
  private:
   RunBatch run_;
   std::mutex mu_;
-  std::condition_variable cv_;
   std::deque<Pending*> queue_;
   bool leading_ = false;
   Counter* transactionsCounter_ = nullptr;
