@@ -374,11 +374,11 @@ std::optional<std::string> MakeService(const livechatd::DaemonConfig& cfg, Parts
   livechat::ServiceOptions serviceOptions;
   serviceOptions.store = p.store.get();
   serviceOptions.allowPrivateWebhookTargets = cfg.webhookAllowPrivateTargets;
-  serviceOptions.onEventsQueued = [d = p.dispatcher.get(), &liveFeeds = p.liveFeeds] {
-    d->Notify();
+  serviceOptions.onEventsQueued = [&liveFeeds = p.liveFeeds] {
     // Live change feeds read now instead of at their next poll.
     if (livechat::RestApi* r = liveFeeds.load()) r->WakeEventStreams();
   };
+  serviceOptions.onDeliveriesQueued = [d = p.dispatcher.get()] { d->Notify(); };
   serviceOptions.onSummaryQueued = [w = p.summaryWorker.get()] { w->Notify(); };
   serviceOptions.eventRetentionDays = cfg.eventRetentionDays;
   serviceOptions.limits.rateLimitPerKey = cfg.rateLimitPerKey;

@@ -114,6 +114,16 @@ class StoreWriter : public StoreReader,
     return DoPutTyping(shopId, t);
   }
 
+  // Queues a webhook delivery; counted in queuedDeliveries().
+  Status InsertDelivery(const WebhookDelivery& d) {
+    ++queuedDeliveries_;
+    return DoInsertDelivery(d);
+  }
+  // How many deliveries this writer queued: whoever runs the transaction
+  // wakes the dispatcher after it commits only if there are any, so a write
+  // of a store without subscriptions costs no dispatcher a wake-up.
+  std::size_t queuedDeliveries() const { return queuedDeliveries_; }
+
   // The ids (Conversation::id) of the conversations this writer wrote
   // through the methods above, each once, in first-write order. Whoever runs
   // the transaction tells their observers after it commits
@@ -128,6 +138,7 @@ class StoreWriter : public StoreReader,
     written_.push_back(conversationId);
   }
   std::vector<std::string> written_;
+  std::size_t queuedDeliveries_ = 0;
 };
 
 // Thread-safe.

@@ -1,7 +1,9 @@
 // A Store that reports, after each Write commits, the conversations the
-// transaction wrote (StoreWriter::writtenConversations). ChatService reaches
-// its store only through one, so every write of what a widget shows wakes
-// the polls waiting on that conversation, whichever operation made it.
+// transaction wrote (StoreWriter::writtenConversations) and whether it queued
+// webhook deliveries (StoreWriter::queuedDeliveries). ChatService reaches its
+// store only through one, so every write of what a widget shows wakes the
+// polls waiting on that conversation, and every write that queued a delivery
+// wakes the dispatcher, whichever operation made it.
 #pragma once
 
 #include <functional>
@@ -14,9 +16,11 @@ namespace livechat::internal {
 class ObservedStore final : public Store {
  public:
   // `changed` runs on the writer's thread after the commit, once per
-  // conversation; it must be cheap and thread-safe. `inner` must outlive this.
-  ObservedStore(Store& inner, std::function<void(const std::string& conversationId)> changed)
-      : inner_(inner), changed_(std::move(changed)) {}
+  // conversation, and `queued` once if the write queued any delivery; both
+  // must be cheap and thread-safe. `inner` must outlive this.
+  ObservedStore(Store& inner, std::function<void(const std::string& conversationId)> changed,
+                std::function<void()> queued)
+      : inner_(inner), changed_(std::move(changed)), queued_(std::move(queued)) {}
 
   Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
@@ -26,6 +30,7 @@ class ObservedStore final : public Store {
  private:
   Store& inner_;
   std::function<void(const std::string&)> changed_;
+  std::function<void()> queued_;
 };
 
 }  // namespace livechat::internal

@@ -12,7 +12,8 @@ namespace internal {
 ServiceContext::ServiceContext(ServiceOptions opts)
     : options(std::move(opts)),
       observed(options.store ? std::make_unique<ObservedStore>(
-                                   *options.store, [this](const std::string& id) { NotifyConversationChanged(id); })
+                                   *options.store, [this](const std::string& id) { NotifyConversationChanged(id); },
+                                   [this] { NotifyDeliveriesQueued(); })
                              : nullptr),
       clock(options.clock ? options.clock : Clock::Default()),
       random(options.random ? options.random : Random::Default()),
@@ -35,13 +36,14 @@ ServiceContext::ServiceContext(ServiceOptions opts)
   }
   // Writes by other instances on a shared database (PostgreSQL) wake this
   // instance's long-polls as its own writes do (through `observed`), and what
-  // onEventsQueued wakes: such a write may have queued events, and this
-  // instance's live change feeds and dispatcher then read them now rather
-  // than at their next poll.
+  // onEventsQueued and onDeliveriesQueued wake: such a write may have queued
+  // events and deliveries, and this instance's live change feeds and
+  // dispatcher then read them now rather than at their next poll.
   if (options.store)
     options.store->WatchOtherWriters([this](const std::string& id) {
       NotifyConversationChanged(id);
       NotifyEventsQueued();
+      NotifyDeliveriesQueued();
     });
 }
 
@@ -51,6 +53,10 @@ ServiceContext::~ServiceContext() {
 
 void ServiceContext::NotifyEventsQueued() {
   if (options.onEventsQueued) options.onEventsQueued();
+}
+
+void ServiceContext::NotifyDeliveriesQueued() {
+  if (options.onDeliveriesQueued) options.onDeliveriesQueued();
 }
 
 void ServiceContext::SetConversationObserver(std::function<void(const std::string& conversationId)> observer) {

@@ -32,8 +32,11 @@ struct ServiceContext {
   // observer which conversations it changed.
   Store& store() const { return *observed; }
 
-  // After a write that may have queued webhook deliveries (options.onEventsQueued).
+  // After a write that may have queued events (options.onEventsQueued).
   void NotifyEventsQueued();
+  // After a write that queued webhook deliveries (options.onDeliveriesQueued);
+  // `observed` calls it, so no service needs to.
+  void NotifyDeliveriesQueued();
   void NotifyConversationChanged(const std::string& conversationId);
   void SetConversationObserver(std::function<void(const std::string& conversationId)> observer);
 

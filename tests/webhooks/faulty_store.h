@@ -332,7 +332,7 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("DeleteSubscription"));
     return inner_.DeleteSubscription(shopId, subscriptionId);
   }
-  Status InsertDelivery(const WebhookDelivery& d) override {
+  Status DoInsertDelivery(const WebhookDelivery& d) override {
     LC_RETURN_IF_ERROR(Gate("InsertDelivery"));
     return inner_.InsertDelivery(d);
   }

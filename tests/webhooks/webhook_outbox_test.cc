@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 
 #include "core/service_internal.h"
@@ -22,9 +23,13 @@ struct Faulty {
     so.random = random.get();
     so.resolver = &f.resolver;
     so.limits = RelaxedLimits();
+    so.onEventsQueued = [this] { ++eventWakes; };
+    so.onDeliveriesQueued = [this] { ++deliveryWakes; };
     service = std::make_unique<ChatService>(so);
   }
   FaultyStore store;
+  std::atomic<int> eventWakes{0};
+  std::atomic<int> deliveryWakes{0};
   std::unique_ptr<Random> random;
   std::unique_ptr<ChatService> service;
 };
@@ -95,6 +100,50 @@ TEST_CASE("a write that fails after its events were appended leaves no event, no
     CHECK(f.Deliveries(b.id).size() == 3);
     CHECK(f.Run() == 6);
   }
+}
+
+TEST_CASE("the dispatcher is woken once after a write that queued deliveries, and after no other") {
+  const std::vector<std::string> all = {"message.created", "conversation.created", "customer.created"};
+  WebhookFixture f;
+  Faulty x(f);
+  InboundMessageInput in;
+  in.customerEmail = "casey@example.com";
+  in.text = "hello";
+
+  // No subscription: events (the change feed wakes), no delivery, no wake.
+  REQUIRE(x.service->conversations().ReceiveInbound(f.sys, in).ok());
+  CHECK(f.Events().size() == 3);
+  CHECK(x.eventWakes.load() == 1);
+  CHECK(x.deliveryWakes.load() == 0);
+
+  // Two subscriptions: the next message (a new conversation of the same
+  // customer) queues two deliveries each, and the write wakes the
+  // dispatcher once.
+  auto a = f.Subscribe(all);
+  f.resolver.Set("b.example.com", {"151.101.1.69"});
+  auto b = f.Subscribe(all, "https://b.example.com/x");
+  REQUIRE(x.service->conversations().ReceiveInbound(f.sys, in).ok());
+  CHECK(f.Deliveries(a.id).size() == 2);
+  CHECK(f.Deliveries(b.id).size() == 2);
+  CHECK(x.deliveryWakes.load() == 1);
+
+  // A write that queued a delivery and then failed committed none: no wake.
+  x.store.FailOn("InsertDelivery", 2);
+  CHECK_FALSE(x.service->conversations().ReceiveInbound(f.sys, in).ok());
+  CHECK(x.store.injected() == 1);
+  CHECK(f.Deliveries(a.id).size() == 2);
+  CHECK(x.deliveryWakes.load() == 1);
+
+  // An agent's reply queues a delivery per subscription too: one more wake.
+  x.store.Disarm();
+  const std::string convId = WebhookFixture::Must(x.service->conversations().ReceiveInbound(f.sys, in)).id;
+  CHECK(x.deliveryWakes.load() == 2);
+  SendMessageInput reply;
+  reply.text = "hi";
+  reply.memberId = f.agent.id;
+  REQUIRE(x.service->conversations().SendMessage(f.sys, convId, reply).ok());
+  CHECK(x.deliveryWakes.load() == 3);
+  CHECK(f.Deliveries(a.id).size() == 5);  // 2 + 2 for the conversations, 1 for the reply
 }
 
 TEST_CASE("agent reply, state change and tags roll back with their outbox rows") {

@@ -84,9 +84,13 @@ struct ServiceOptions {
   ChannelSender* channelSender = nullptr;  // null: NullChannelSender()
   Resolver* resolver = nullptr;          // null: Resolver::Default() (webhook url checks)
   bool allowPrivateWebhookTargets = false;  // local development and tests only
-  // Called after a write that may have queued webhook deliveries (wakes the
-  // dispatcher). Must be cheap and thread-safe.
+  // Called after a write that may have queued events (wakes live change
+  // feeds). Must be cheap and thread-safe.
   std::function<void()> onEventsQueued;
+  // Called after a write that queued webhook deliveries, once per write
+  // (wakes the dispatcher): a store without subscriptions never calls it.
+  // Must be cheap and thread-safe.
+  std::function<void()> onDeliveriesQueued;
   // Resolving queues a summary job in the same transaction (a SummaryWorker
   // makes the summary; livechat/summarizer.h) and reopening removes a job
   // not yet run. Off: no jobs (a Store without summary jobs, or no worker).

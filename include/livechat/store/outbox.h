@@ -102,7 +102,6 @@ class DeliveryQueueReads {
 class DeliveryQueueWrites {
  public:
   virtual ~DeliveryQueueWrites() = default;
-  virtual Status InsertDelivery(const WebhookDelivery& d) = 0;
   virtual Result<bool> UpdateDelivery(const WebhookDelivery& d) = 0;
   // Leases to the caller, until `leaseUntil`, up to `max` of the
   // subscription's deliveries that are pending, due and unleased at `now`,
@@ -129,6 +128,10 @@ class DeliveryQueueWrites {
                                                        const std::string& subscriptionId) = 0;
   // Appends to the attempt log, keeping the newest `keep` of that subscription.
   virtual Status InsertAttempt(const DeliveryAttempt& a, int keep) = 0;
+
+ protected:
+  // Queues a delivery (StoreWriter::InsertDelivery counts it first).
+  virtual Status DoInsertDelivery(const WebhookDelivery& d) = 0;
 };
 
 }  // namespace livechat

@@ -109,7 +109,6 @@ class SqlQueries : public StoreWriter {
   Status InsertSubscription(const WebhookSubscription& s) override;
   Result<bool> UpdateSubscription(const WebhookSubscription& s) override;
   Result<bool> DeleteSubscription(const std::string& shopId, const std::string& subscriptionId) override;
-  Status InsertDelivery(const WebhookDelivery& d) override;
   Result<bool> UpdateDelivery(const WebhookDelivery& d) override;
   Result<std::vector<WebhookDelivery>> ClaimDeliveries(const std::string& shopId, const std::string& subscriptionId,
                                                        Millis now, Millis leaseUntil, int max) override;
@@ -212,6 +211,7 @@ class SqlQueries : public StoreWriter {
   Status DoInsertMessage(Message& m) override;
   Result<bool> DoUpdateMessage(const Message& m) override;
   Status DoPutTyping(const std::string& shopId, const TypingState& t) override;
+  Status DoInsertDelivery(const WebhookDelivery& d) override;
 
  protected:
   // Runs an UPDATE/DELETE already bound in `st`; true when a row matched.

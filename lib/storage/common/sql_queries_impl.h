@@ -1798,7 +1798,7 @@ Result<bool> SqlQueries<D>::DeleteSubscription(const std::string& shopId, const 
 }
 
 template <class D>
-Status SqlQueries<D>::InsertDelivery(const WebhookDelivery& d) {
+Status SqlQueries<D>::DoInsertDelivery(const WebhookDelivery& d) {
   static const std::string sql = std::string("INSERT INTO webhook_deliveries (") + kDeliveryCols +
                                  ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
