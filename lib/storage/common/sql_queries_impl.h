@@ -1042,9 +1042,12 @@ Status SqlQueries<D>::DoInsertConversation(Conversation& c) {
 
 template <class D>
 Result<bool> SqlQueries<D>::DoUpdateConversation(const Conversation& c, const Conversation* before) {
-  // Only the changed columns: SQLite (and PostgreSQL's HOT updates) rewrite
-  // index entries by the SET list, not by what changed, and a conversation
-  // has ten indexes. A move of the row (its pg id) takes the full statement.
+  // Only the changed columns: SQLite rewrites index entries by the SET list,
+  // not by what changed, and a conversation has ten indexes. (PostgreSQL
+  // compares the indexed values itself; there this saves only binding.) Each
+  // set of changed columns is its own cached statement: a few dozen at most,
+  // as the callers change fixed groups of fields. A move of the row (its pg
+  // id) takes the full statement.
   if (before && before->shopId == c.shopId && before->id == c.id && before->pgConvoId == c.pgConvoId &&
       before->inNewDatastore == c.inNewDatastore) {
     BoundValues now, was;
