@@ -205,15 +205,6 @@ Result<WebhookDispatcher::Recorded> WebhookDispatcher::RecordAttempt(const Webho
       break;
     }
   }
-  if (I.o.metrics) {
-    I.o.metrics
-        ->GetCounter(metric::kWebhookDeliveries, "Webhook delivery attempts by outcome", {{"outcome", att.outcome}})
-        .Inc();
-    I.o.metrics
-        ->GetHistogram(metric::kWebhookDuration, "Webhook delivery attempt duration (connect to answer)",
-                       DefaultLatencyBuckets())
-        .Observe(static_cast<double>(duration) / 1000.0);
-  }
   if (!att.error && att.outcome != "succeeded" && resp.status)
     att.error = fmt::format("receiver answered HTTP {}", resp.status);
 
@@ -269,6 +260,18 @@ Result<WebhookDispatcher::Recorded> WebhookDispatcher::RecordAttempt(const Webho
     }
     return Status::Ok();
   });
+  // Counted once the outcome is written (or its write failed), not before:
+  // a scrape in between saw the attempt counted while the queue still
+  // showed its delivery due.
+  if (I.o.metrics) {
+    I.o.metrics
+        ->GetCounter(metric::kWebhookDeliveries, "Webhook delivery attempts by outcome", {{"outcome", att.outcome}})
+        .Inc();
+    I.o.metrics
+        ->GetHistogram(metric::kWebhookDuration, "Webhook delivery attempt duration (connect to answer)",
+                       DefaultLatencyBuckets())
+        .Observe(static_cast<double>(duration) / 1000.0);
+  }
   if (!st.ok()) return st.error();
   return out;
 }

@@ -288,10 +288,12 @@ test('a webhook delivery moves queue depth, oldest pending age, outcome counter 
             'oldest pending age counts the seconds since it fell due');
 
   held.shift().writeHead(200).end('ok');
+  // The outcome is written, then counted: wait for both.
   m = await waitFor(async () => {
     const s = await scrape();
-    return sampleValue(s, 'livechat_webhook_queue_depth') === 0 ? s : null;
-  }, 'the queue to drain');
+    const counted = sampleValue(s, 'livechat_webhook_deliveries_total', { outcome: 'succeeded' }) - okBefore === 1;
+    return sampleValue(s, 'livechat_webhook_queue_depth') === 0 && counted ? s : null;
+  }, 'the queue to drain and the attempt to be counted');
   assert.equal(sampleValue(m, 'livechat_webhook_deliveries_total', { outcome: 'succeeded' }) - okBefore, 1);
   assert.equal(sampleValue(m, 'livechat_webhook_delivery_duration_seconds_count') - durBefore, 1);
   assert.ok(sampleValue(m, 'livechat_webhook_delivery_duration_seconds_sum') >= 1, 'the held second is in the sum');
