@@ -711,6 +711,20 @@ class Load:
 # --------------------------------------------------------------------------
 # The disk: a tmpfs of its own, filled to the last byte by a ballast file.
 
+def store_write_counts(admin_port):
+    """livechat_store_writes_total (counted when a write is submitted) and
+    livechat_store_writes_unavailable_total (when one is refused for storage)."""
+    conn = http.client.HTTPConnection("127.0.0.1", admin_port, timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    conn.close()
+    counts = []
+    for name in ("livechat_store_writes_total", "livechat_store_writes_unavailable_total"):
+        m = re.search(rf"^{name} (\S+)$", text, re.M)
+        counts.append(float(m.group(1)) if m else 0.0)
+    return counts[0], counts[1]
+
+
 def fill(path):
     chunk = b"\0" * (1 << 20)
     with open(path, "wb", buffering=0) as f:
@@ -951,9 +965,32 @@ def disk_full(daemon, c, api, dbdir):
     admin = Client(daemon.admin_port)
     # Liveness stays up (a restart frees no space); readiness names the cause.
     health = admin.request("full", "GET", "/healthz", None, None, expect=(200,))[0]
-    rst, ready, _ = admin.request("full", "GET", "/readyz", None, None, expect=(503,))
-    if (ready or {}).get("checks", {}).get("writes") != "refused":
-        fail(f"/readyz while writes were refused: {ready}")
+    # Readiness reports the last store write's outcome (refused until one
+    # commits), and on a full disk a small write of the load can still fit
+    # where a large one does not. So it is checked right after a refused
+    # probe, in a window the store's counters show no other write entered:
+    # then nothing can have committed after the refusal.
+    rst, checked = None, False
+    for _ in range(20):
+        w0, u0 = store_write_counts(daemon.admin_port)
+        text = "x" * 4000 + f" {random.getrandbits(48):x}"
+        st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
+                                {"text": text, "memberId": member}, api, expect=(201,))
+        if st == 201:
+            accepted += 1
+            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
+            continue
+        refused += 1
+        rst, ready, _ = admin.request("full", "GET", "/readyz", None, None, expect=(503, 200))
+        w1, u1 = store_write_counts(daemon.admin_port)
+        if w1 - w0 == 1 and u1 - u0 == 1:
+            checked = True
+            if (ready or {}).get("checks", {}).get("writes") != "refused":
+                fail(f"/readyz right after a refused write, no other write since: {ready}")
+            break
+        time.sleep(0.05)
+    if not checked:
+        fail("/readyz: no refused write without another write beside it in 20 tries")
     os.unlink(ballast)
     freed = time.monotonic()
     with PHASE.lock:
