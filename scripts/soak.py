@@ -52,6 +52,7 @@ WARMUP_S = min(60, KILL_EVERY // 4)
 WRITE_PAUSE_S = 0.25
 WIDGET_PAUSE_S = 1.0
 READ_PAUSE_S = 0.05
+FULL_ONSET_S = 40   # the first refusal after the fill, at the latest
 FULL_SECONDS = 60 if SOAK_SECONDS >= 600 else 10
 HANG_SECONDS = 30 if SOAK_SECONDS >= 600 else 8
 CRASH_PATTERNS = re.compile(
@@ -938,7 +939,30 @@ def disk_full(daemon, c, api, dbdir):
     worst = 0.0
     refused = accepted = reads = 0
     member = c.request("full", "GET", "/chat/members", None, api, expect=(200,))[1]["data"][0]["id"]
-    while time.monotonic() - filled < FULL_SECONDS:
+    # SQLite writes into space its files already hold (a WAL reset by a
+    # checkpoint is rewritten from its start), so a full filesystem refuses
+    # the first write only once that space is used up: seconds after the
+    # fill, or longer when the WAL had grown large. The FULL_SECONDS window
+    # starts at the first refusal, which must come within FULL_ONSET_S.
+    refusing = False
+    while not refusing and time.monotonic() - filled < FULL_ONSET_S:
+        text = "x" * 4000 + f" {random.getrandbits(48):x}"
+        try:
+            st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
+                                    {"text": text, "memberId": member}, api, expect=(201,))
+        except Lost:
+            fail("full_probe: a write got no answer while the disk was full")
+            continue
+        if st == 201:
+            accepted += 1
+            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
+            time.sleep(0.05)
+        else:
+            refusing = True
+            refused += 1
+            first_error = (time.monotonic() - filled, st, body["error"]["code"], body["error"]["message"])
+    window = time.monotonic()
+    while refusing and time.monotonic() - window < FULL_SECONDS:
         t = time.monotonic()
         text = "x" * 4000 + f" {random.getrandbits(48):x}"
         try:
