@@ -939,6 +939,25 @@ def disk_full(daemon, c, api, dbdir):
     worst = 0.0
     refused = accepted = reads = 0
     member = c.request("full", "GET", "/chat/members", None, api, expect=(200,))[1]["data"][0]["id"]
+
+    def probe():
+        """A 4 KB agent reply, counted accepted (and kept in the ledger) or
+        refused; (status, body), or None when it got no answer."""
+        nonlocal accepted, refused
+        text = "x" * 4000 + f" {random.getrandbits(48):x}"
+        try:
+            st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
+                                    {"text": text, "memberId": member}, api, expect=(201,))
+        except Lost:
+            fail("full_probe: a write got no answer while the disk was full")
+            return None
+        if st == 201:
+            accepted += 1
+            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
+        else:
+            refused += 1
+        return st, body
+
     # SQLite writes into space its files already hold (a WAL reset by a
     # checkpoint is rewritten from its start), so a full filesystem refuses
     # the first write only once that space is used up: seconds after the
@@ -946,40 +965,21 @@ def disk_full(daemon, c, api, dbdir):
     # starts at the first refusal, which must come within FULL_ONSET_S.
     refusing = False
     while not refusing and time.monotonic() - filled < FULL_ONSET_S:
-        text = "x" * 4000 + f" {random.getrandbits(48):x}"
-        try:
-            st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
-                                    {"text": text, "memberId": member}, api, expect=(201,))
-        except Lost:
-            fail("full_probe: a write got no answer while the disk was full")
+        answer = probe()
+        if answer is None:
             continue
+        st, body = answer
         if st == 201:
-            accepted += 1
-            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
             time.sleep(0.05)
         else:
             refusing = True
-            refused += 1
             first_error = (time.monotonic() - filled, st, body["error"]["code"], body["error"]["message"])
     window = time.monotonic()
     while refusing and time.monotonic() - window < FULL_SECONDS:
         t = time.monotonic()
-        text = "x" * 4000 + f" {random.getrandbits(48):x}"
-        try:
-            st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
-                                    {"text": text, "memberId": member}, api, expect=(201,))
-        except Lost:
-            fail("full_probe: a write got no answer while the disk was full")
+        if probe() is None:
             continue
-        took = time.monotonic() - t
-        worst = max(worst, took)
-        if st == 201:
-            accepted += 1
-            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
-        else:
-            refused += 1
-            if first_error is None:
-                first_error = (time.monotonic() - filled, st, body["error"]["code"], body["error"]["message"])
+        worst = max(worst, time.monotonic() - t)
         rst, _, _ = c.request("full_probe", "GET", f"/chat/conversations/{conv}/messages?limit=5",
                               None, api, expect=(200,))
         reads += rst == 200
@@ -997,14 +997,9 @@ def disk_full(daemon, c, api, dbdir):
     rst, checked = None, False
     for _ in range(20):
         w0, u0 = store_write_counts(daemon.admin_port)
-        text = "x" * 4000 + f" {random.getrandbits(48):x}"
-        st, body, _ = c.request("full_probe", "POST", f"/chat/conversations/{conv}/messages",
-                                {"text": text, "memberId": member}, api, expect=(201,))
-        if st == 201:
-            accepted += 1
-            LEDGER.add("messages", ("rest", conv, body["data"]["id"], text, "agent"))
+        answer = probe()
+        if answer is None or answer[0] == 201:
             continue
-        refused += 1
         rst, ready, _ = admin.request("full", "GET", "/readyz", None, None, expect=(503, 200))
         w1, u1 = store_write_counts(daemon.admin_port)
         if w1 - w0 == 1 and u1 - u0 == 1:
