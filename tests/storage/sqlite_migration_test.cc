@@ -22,10 +22,29 @@ void Exec(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
+// What a search of shop-a finds: "source:conversation" per hit, and
+// ":text" after it when asked.
+std::vector<std::string> Found(Store& s, std::vector<std::string> words, bool withText = false) {
+  ConversationQuery q;
+  q.shopId = "shop-a";
+  ConversationSearch search;
+  search.words = std::move(words);
+  auto hits = Get(s, [&](StoreReader& r) { return r.SearchConversations(q, search); });
+  std::vector<std::string> out;
+  for (const auto& h : hits) out.push_back(h.source + ":" + h.conversation.id + (withText ? ":" + h.text : ""));
+  return out;
+}
+
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
+// Migration 17 (a new message indexed at its commit): the insert trigger back.
+const std::string kUndoV17 =
+    "CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN NEW.is_deleted = 0 AND NEW.text <> '' BEGIN "
+    "INSERT INTO conversation_text_fts (rowid, shop, body, conv) "
+    "SELECT NEW.seq * 2, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations "
+    "WHERE shop_id = NEW.shop_id AND id = NEW.conversation_id; END; ";
 // Migration 16 (the agent inbox): its two indexes.
-const std::string kUndoV16 = "DROP INDEX conversations_inbox_counts; DROP INDEX conversations_starred; ";
+const std::string kUndoV16 = kUndoV17 + "DROP INDEX conversations_inbox_counts; DROP INDEX conversations_starred; ";
 // Migration 15 (conversation search): its triggers, view and indexes.
 const std::string kUndoV15 = kUndoV16 +
     "DROP TRIGGER messages_search_insert; DROP TRIGGER messages_search_update; DROP TRIGGER messages_search_delete; "
@@ -215,16 +234,7 @@ TEST_CASE("sqlite migration 15: a version 14 file's messages, notes, customers a
   Exec(options.path, (kUndoV15 + "PRAGMA user_version = 14;").c_str());
   auto s = OpenOrFail(options);
   CHECK(s->Healthy());
-  auto find = [&](std::vector<std::string> words) {
-    ConversationQuery q;
-    q.shopId = "shop-a";
-    ConversationSearch search;
-    search.words = std::move(words);
-    auto hits = Get(*s, [&](StoreReader& r) { return r.SearchConversations(q, search); });
-    std::vector<std::string> out;
-    for (const auto& h : hits) out.push_back(h.source + ":" + h.conversation.id);
-    return out;
-  };
+  auto find = [&](std::vector<std::string> words) { return Found(*s, std::move(words)); };
   CHECK(find({"flickering"}) == std::vector<std::string>{"message:c1"});
   CHECK(find({"calls"}) == std::vector<std::string>{"note:c1"});
   CHECK(find({"garbo"}) == std::vector<std::string>{"header:c1"});
@@ -237,6 +247,47 @@ TEST_CASE("sqlite migration 15: a version 14 file's messages, notes, customers a
     return w.InsertMessage(m);
   });
   CHECK(find({"text", "m3"}) == std::vector<std::string>{"message:c1"});
+}
+
+TEST_CASE("sqlite migration 17: a version 16 file's message insert trigger is dropped; new messages are still found") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate17.db"), 2, 5000};
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      Conversation c = MakeConversation("shop-a", "c1", 100);
+      c.inNewDatastore = true;
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+      Message m = MakeMessage("shop-a", "c1", "m1", 100);
+      m.text = "indexed before the upgrade";
+      return w.InsertMessage(m);
+    });
+  }
+  Exec(options.path, (kUndoV17 + "PRAGMA user_version = 16;").c_str());
+  auto triggers = [&] {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(options.path.c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_search_insert'", -1, &st,
+                               nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    const int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+  };
+  REQUIRE(triggers() == 1);
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  CHECK(triggers() == 0);
+  Put(*s, [&](StoreWriter& w) {
+    Message m = MakeMessage("shop-a", "c1", "m2", 101);
+    m.text = "written after the upgrade";
+    return w.InsertMessage(m);
+  });
+  CHECK(Found(*s, {"before"}, true) == std::vector<std::string>{"message:c1:indexed before the upgrade"});
+  CHECK(Found(*s, {"written"}, true) == std::vector<std::string>{"message:c1:written after the upgrade"});
 }
 
 }  // namespace livechat::testing

@@ -138,4 +138,47 @@ STORE_TEST("search: a prefix standing for more words than are expanded still mat
   CHECK(Find(s, kShopB, {"zqa"}).empty());
 }
 
+STORE_TEST("search: a message edited, deleted or removed in the write that inserted it is found as it ended") {
+  // SQLite indexes a new message as its transaction commits, not as it is
+  // inserted (FlushDeferredMessageSearch): what the write did to it after
+  // the insert must be what the index holds.
+  StoreFixture fx;
+  Store& s = fx.store();
+  AddConversation(s, kShopA, "c1", 100, {});
+  Put(s, [&](StoreWriter& w) -> Status {
+    Message edited = MakeMessage(kShopA, "c1", "m1", 101);
+    edited.text = "draft wording";
+    LC_RETURN_IF_ERROR(w.InsertMessage(edited));
+    edited.text = "final wording";
+    LC_ASSIGN_OR_RETURN(bool changed, w.UpdateMessage(edited));
+    if (!changed) return Error{ErrorCode::kInternal, "m1 not updated"};
+    Message deleted = MakeMessage(kShopA, "c1", "m2", 102);
+    deleted.text = "withdrawn remark";
+    LC_RETURN_IF_ERROR(w.InsertMessage(deleted));
+    deleted.isDeleted = true;
+    LC_ASSIGN_OR_RETURN(changed, w.UpdateMessage(deleted));
+    if (!changed) return Error{ErrorCode::kInternal, "m2 not updated"};
+    Message kept = MakeMessage(kShopA, "c1", "m3", 103);
+    kept.text = "kept sentence";
+    return w.InsertMessage(kept);
+  });
+  CHECK(Find(s, kShopA, {"final"}) == std::vector<std::string>{"c1"});
+  CHECK(Find(s, kShopA, {"wording"}) == std::vector<std::string>{"c1"});
+  CHECK(Find(s, kShopA, {"draft"}).empty());
+  CHECK(Find(s, kShopA, {"withdrawn"}).empty());
+  CHECK(Find(s, kShopA, {"kept"}) == std::vector<std::string>{"c1"});
+  // A write that fails undoes its message's search row with the message.
+  Status refused = s.Write([&](StoreWriter& w) -> Status {
+    Message m = MakeMessage(kShopA, "c1", "m4", 104);
+    m.text = "vanishing phrase";
+    LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    return Error{ErrorCode::kConflict, "refused after writing"};
+  });
+  CHECK_FALSE(refused.ok());
+  CHECK(Find(s, kShopA, {"vanishing"}).empty());
+  // The next write's message is found, and only it.
+  AddConversation(s, kShopA, "c2", 200, {"vanishing act"});
+  CHECK(Find(s, kShopA, {"vanishing"}) == std::vector<std::string>{"c2"});
+}
+
 }  // namespace livechat::testing

@@ -73,6 +73,7 @@ TEST_CASE_TEMPLATE("group commit: writes queued behind a running one commit toge
   Store& s = *fx.store;
   Put(s, [](StoreWriter& w) {
     Conversation c = MakeConversation(kShop, "c1", 1);
+    c.inNewDatastore = true;
     return w.InsertConversation(c);
   });
   const std::uint64_t writes0 = Count(fx.metrics, metric::kStoreWrites);
@@ -159,6 +160,22 @@ TEST_CASE_TEMPLATE("group commit: writes queued behind a running one commit toge
   const std::set<std::int64_t> seqs{seqOf("m1"), seqOf("m4"), seqOf("m6")};
   CHECK(seqs.size() == 3);
   CHECK(*seqs.begin() > seqOf("m0"));
+  // The search index holds the committed messages and none undone (SQLite
+  // indexes a batch's messages at its COMMIT, after every savepoint), each
+  // once: a message's text is "text <id>".
+  auto found = [&](const std::string& id) {
+    ConversationQuery q;
+    q.shopId = kShop;
+    ConversationSearch search;
+    search.words = {id};
+    auto hits = Get(s, [&](StoreReader& r) { return r.SearchConversations(q, search); });
+    std::vector<std::string> texts;
+    for (const auto& h : hits) texts.push_back(h.source + ":" + h.conversation.id + ":" + h.text);
+    return texts;
+  };
+  for (const char* id : {"m0", "m1", "m4", "m6"})
+    CHECK_MESSAGE(found(id) == std::vector<std::string>{std::string("message:c1:text of ") + id}, id);
+  for (const char* id : {"m2", "m3", "m5"}) CHECK_MESSAGE(found(id).empty(), id);
 }
 
 TEST_CASE_TEMPLATE("group commit: 16 threads of read-modify-writes lose no update and share transactions", Fx,

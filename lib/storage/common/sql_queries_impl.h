@@ -1201,6 +1201,7 @@ Status SqlQueries<D>::DoInsertMessage(Message& m) {
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return Error{ErrorCode::kInternal, "storage: INSERT ... RETURNING seq gave no row"};
   m.seq = st.Int(0);
+  D::MessageInserted(conn_, m.seq);
   return Status::Ok();
 }
 

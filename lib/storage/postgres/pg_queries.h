@@ -30,6 +30,8 @@ struct PgDialect {
   // stays 0.
   static Millis ToLeaseClock(Connection& c, Millis t) { return t == 0 ? 0 : t + c.leaseClockSkew(); }
   static Millis FromLeaseClock(Connection& c, Millis t) { return t == 0 ? 0 : t - c.leaseClockSkew(); }
+  // A message's search row is written by its trigger (pg_schema.cc).
+  static void MessageInserted(Connection&, std::int64_t) {}
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "livechat/metrics.h"
 #include "livechat/result.h"
@@ -62,6 +63,9 @@ class Connection {
   // How long a call waits for another connection's lock before SQLITE_BUSY.
   int busyTimeoutMillis() const { return busyTimeoutMillis_; }
   void setBusyTimeoutMillis(int millis) { busyTimeoutMillis_ = millis; }
+  // The seqs of messages this write transaction inserted, indexed for search
+  // just before its COMMIT (FlushDeferredMessageSearch, sqlite_queries.cc).
+  std::vector<std::int64_t>& deferredMessageSearch() { return deferredMessageSearch_; }
 
  private:
   explicit Connection(sqlite3* db) : db_(db) {}
@@ -70,6 +74,7 @@ class Connection {
 
   sqlite3* db_;
   int busyTimeoutMillis_ = 0;
+  std::vector<std::int64_t> deferredMessageSearch_;
   Counter* busyRetries_ = nullptr;
   std::chrono::steady_clock::time_point busySince_{};
   struct SqlHash {

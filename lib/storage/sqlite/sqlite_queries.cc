@@ -1,6 +1,7 @@
 // The shared queries (storage/common/sql_queries_impl.h) compiled for
 // SQLite, and what only SQLite does: the FTS5 side of the store knowledge's
 // search and of the conversation search.
+#include <algorithm>
 #include <string>
 
 #include "storage/common/sql_queries_impl.h"
@@ -169,6 +170,36 @@ Status SqliteQueries::PutCatalogItem(const CatalogItem& item, const std::vector<
     LC_RETURN_IF_ERROR(ik.Run());
   }
   return Status::Ok();
+}
+
+Status FlushDeferredMessageSearch(Connection& conn) {
+  std::vector<std::int64_t>& seqs = conn.deferredMessageSearch();
+  if (seqs.empty()) return Status::Ok();
+  // A seq freed by a savepoint's rollback can be taken again in the batch.
+  std::sort(seqs.begin(), seqs.end());
+  seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
+  // Read, then insert one row with VALUES: an INSERT ... SELECT into the
+  // FTS5 table would open a statement savepoint, and FTS5 writes its pending
+  // terms out at each one, the cost this deferral avoids. OR REPLACE: a
+  // message edited since its insert was indexed again by its update trigger.
+  Status st = [&]() -> Status {
+    for (std::int64_t seq : seqs) {
+      LC_ASSIGN_OR_RETURN(Statement read,
+                          conn.Prepare("SELECT 'h' || lower(hex(m.shop_id)), m.text, c.rid FROM messages m "
+                                       "JOIN conversations c ON c.shop_id = m.shop_id AND c.id = m.conversation_id "
+                                       "WHERE m.seq = ?1 AND m.is_deleted = 0 AND m.text <> ''"));
+      read.Add(seq);
+      LC_ASSIGN_OR_RETURN(bool row, read.Step());
+      if (!row) continue;
+      LC_ASSIGN_OR_RETURN(Statement insert, conn.Prepare("INSERT OR REPLACE INTO conversation_text_fts "
+                                                         "(rowid, shop, body, conv) VALUES (?1, ?2, ?3, ?4)"));
+      insert.Add(seq * 2).Add(read.TextView(0)).Add(read.TextView(1)).Add(read.Int(2));
+      LC_RETURN_IF_ERROR(insert.Run());
+    }
+    return Status::Ok();
+  }();
+  seqs.clear();
+  return st;
 }
 
 }  // namespace livechat::sqlite

@@ -27,6 +27,10 @@ struct SqliteDialect {
   // shared by the processes of one host only, which read one clock.
   static Millis ToLeaseClock(Connection&, Millis t) { return t; }
   static Millis FromLeaseClock(Connection&, Millis t) { return t; }
+  // A new message is indexed for search at its transaction's end, not by a
+  // trigger: FTS5 writes its pending terms out at every savepoint, and a
+  // batch of sends holds one savepoint per send (docs/decisions.md).
+  static void MessageInserted(Connection& conn, std::int64_t seq) { conn.deferredMessageSearch().push_back(seq); }
   static const char* const kConversationHits;
   // The matched text of a row `page` of those hits.
   static const char* const kHitText;
@@ -48,5 +52,12 @@ class SqliteQueries final : public storage::SqlQueries<SqliteDialect> {
   Result<std::vector<CatalogHit>> Search(const std::string& shopId, const std::string& kind, const std::string& parentId,
                                          const std::vector<std::string>& terms, int limit) override;
 };
+
+// Indexes for search the messages the open write transaction inserted
+// (SqliteDialect::MessageInserted), then forgets them. Called with no
+// savepoint open, just before COMMIT, so FTS5 writes the batch's terms out
+// once. A message rolled back since is not found and is skipped; one edited
+// or deleted since is indexed as it now is.
+Status FlushDeferredMessageSearch(Connection& conn);
 
 }  // namespace livechat::sqlite

@@ -565,8 +565,9 @@ CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id) WHERE stat
 )sql";
 
 // Conversation search (GET /chat/conversations?q=, sqlite_queries.cc): two
-// FTS5 indexes kept by triggers in the writing transaction, so no write path
-// can forget them. The text index holds every message that is not deleted
+// FTS5 indexes kept in the writing transaction, so no write path can forget
+// them: by triggers, and for a new message by the store's commit (migration
+// 17). The text index holds every message that is not deleted
 // (rowid seq * 2) and every note (rowid * 2 + 1; no VACUUM renumbers them, as
 // for catalog_fts); the header index one row per conversation (its rid):
 // the customer's name, email and phone (also as digits alone, so "5550102"
@@ -701,7 +702,16 @@ CREATE INDEX conversations_starred ON conversations(shop_id, is_starred, sort_ac
   WHERE in_new_datastore = 1;
 )sql";
 
-constexpr std::array<Migration, 16> kMigrations{{
+// Migration 17: a new message is indexed for search just before its
+// transaction commits (FlushDeferredMessageSearch), not by a trigger: FTS5
+// writes its pending terms out at every savepoint, and a batch of sends runs
+// one savepoint per send, so the trigger wrote one small segment per send.
+// Edits and deletes keep their triggers.
+constexpr const char* kSchemaDeferredMessageSearch = R"sql(
+DROP TRIGGER messages_search_insert;
+)sql";
+
+constexpr std::array<Migration, 17> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -718,6 +728,7 @@ constexpr std::array<Migration, 16> kMigrations{{
     {14, kSchemaEventFeed},
     {15, kSchemaConversationSearch},
     {16, kSchemaInbox},
+    {17, kSchemaDeferredMessageSearch},
 }};
 
 }  // namespace

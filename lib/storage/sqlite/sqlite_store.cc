@@ -153,6 +153,10 @@ class SqliteStore final : public Store {
   Status WithReadConnection(const std::function<Status(Connection&)>& fn);
   Status RunRead(Connection& conn, const std::function<Status(Connection&)>& fn);
 
+  // Every write transaction on the writer begins and commits through these:
+  // the commit first indexes the messages the transaction inserted.
+  static Status BeginWrite(Connection& conn);
+  static Status CommitWrite(Connection& conn);
   // A write in a transaction of its own; writeMu_ held.
   Status RunAlone(const std::function<Status(StoreWriter&)>& fn);
   // Several writes in one transaction, each in a savepoint; writeMu_ taken.
@@ -385,11 +389,22 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
   return batcher_->Submit(fn);
 }
 
+Status SqliteStore::BeginWrite(Connection& conn) {
+  // What a transaction that did not commit left to index is not indexed.
+  conn.deferredMessageSearch().clear();
+  return conn.Exec("BEGIN IMMEDIATE");
+}
+
+Status SqliteStore::CommitWrite(Connection& conn) {
+  LC_RETURN_IF_ERROR(FlushDeferredMessageSearch(conn));
+  return conn.Exec("COMMIT");
+}
+
 Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   Connection& conn = *writer_;
   // IMMEDIATE takes the file's write lock now (waiting up to busy_timeout for
   // another process), so the transaction cannot fail later on a lock upgrade.
-  LC_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+  LC_RETURN_IF_ERROR(BeginWrite(conn));
   Status st;
   {
     HoldGuard guard(this, &conn, true);
@@ -399,7 +414,7 @@ Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   if (st.ok()) {
     // COMMIT checks the deferred foreign keys and can fail; the transaction
     // then stays open and must be rolled back.
-    st = conn.Exec("COMMIT");
+    st = CommitWrite(conn);
     if (st.ok()) return st;
   }
   if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
@@ -437,9 +452,9 @@ void SqliteStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& b
   std::lock_guard lock(writeMu_);
   Connection& conn = *writer_;
   storage::RunInOneTransaction(
-      batch, {[&] { return conn.Exec("BEGIN IMMEDIATE"); },
+      batch, {[&] { return BeginWrite(conn); },
               [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) { return RunInSavepoint(fn, broken); },
-              [&] { return conn.Exec("COMMIT"); },
+              [&] { return CommitWrite(conn); },
               [&] {
                 if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
               },
