@@ -603,6 +603,9 @@ int main(int argc, char** argv) {
   // memory statistics").
   if (!livechat::DisableSqliteMemoryStatistics())
     std::fprintf(stderr, "livechatd: warning: SQLite was in use before main; its memory statistics stay on\n");
+  // docs/decisions.md, "Savepoint journals in memory".
+  if (!livechat::SetSqliteJournalSpillBytes(livechat::kSqliteServerJournalSpillBytes))
+    std::fprintf(stderr, "livechatd: warning: SQLite was in use before main; its journals spill at 64 KiB\n");
   std::vector<std::string> args(argv + 1, argv + argc);
   auto parsed = livechatd::ParseDaemonArgs(args, [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());

@@ -51,6 +51,19 @@ int SqliteSchemaVersion();
 // nothing and returns false. livechatd calls it first thing.
 bool DisableSqliteMemoryStatistics();
 
+// Lets SQLite keep a statement's or savepoint's journal in memory up to
+// `bytes` before moving it to a temporary file (SQLITE_CONFIG_STMTJRNL_SPILL;
+// SQLite's default is 64 KiB). Group commit runs each write of a batch in a
+// savepoint whose journal holds the original of every page the write
+// changes: a message send changes more than 64 KiB of pages, so with the
+// default each one created, wrote and deleted a temporary file. A larger
+// write (an erasure, an import) still spills past `bytes`, so memory stays
+// bounded. Same rules as DisableSqliteMemoryStatistics: before SQLite is
+// first used, else false; livechatd calls it first thing with
+// kSqliteServerJournalSpillBytes.
+bool SetSqliteJournalSpillBytes(int bytes);
+inline constexpr int kSqliteServerJournalSpillBytes = 4 << 20;
+
 // Writes a consistent copy of the database at `path` to the new file `to`
 // (SQLite's online backup API in one step: a read transaction, so a running
 // livechatd keeps reading and writing meanwhile; the copy has no -wal file).

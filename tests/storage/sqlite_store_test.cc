@@ -82,6 +82,17 @@ TEST_CASE("sqlite: memory statistics can be turned off only before SQLite is in 
   CHECK(CountListed(file.store()) == 2);
 }
 
+TEST_CASE("sqlite: the journal spill size can be set only before SQLite is in use") {
+  // livechatd sets it first thing (a send's savepoint journal outgrew the
+  // 64 KiB default and went to a temporary file); once a store is open,
+  // SQLite refuses the call and batches of writes work as before.
+  FileSqliteFixture file;
+  AddConversation(file.store(), "c1");
+  CHECK_FALSE(SetSqliteJournalSpillBytes(kSqliteServerJournalSpillBytes));
+  AddConversation(file.store(), "c2");
+  CHECK(CountListed(file.store()) == 2);
+}
+
 TEST_CASE("sqlite: open fails with kInternal for an unusable path") {
   TempDir dir;
   auto r = OpenSqliteStore(SqliteOptions{dir.File("no/such/dir/store.db"), 2, 100});

@@ -475,6 +475,8 @@ bool SqliteStore::Healthy() {
 
 bool DisableSqliteMemoryStatistics() { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK; }
 
+bool SetSqliteJournalSpillBytes(int bytes) { return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes) == SQLITE_OK; }
+
 Result<std::unique_ptr<Store>> OpenSqliteStore(const SqliteOptions& options) {
   try {
     return SqliteStore::Open(options);
