@@ -154,7 +154,9 @@ class SqliteStore final : public Store {
   Status RunRead(Connection& conn, const std::function<Status(Connection&)>& fn);
 
   // Every write transaction on the writer begins and commits through these:
-  // the commit first indexes the messages the transaction inserted.
+  // the commit first indexes the messages the transaction inserted. These,
+  // and a batch's savepoints, run cached statements (Connection::Run), not
+  // SQL parsed again on every write.
   static Status BeginWrite(Connection& conn);
   static Status CommitWrite(Connection& conn);
   // A write in a transaction of its own; writeMu_ held.
@@ -392,12 +394,12 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
 Status SqliteStore::BeginWrite(Connection& conn) {
   // What a transaction that did not commit left to index is not indexed.
   conn.deferredMessageSearch().clear();
-  return conn.Exec("BEGIN IMMEDIATE");
+  return conn.Run("BEGIN IMMEDIATE");
 }
 
 Status SqliteStore::CommitWrite(Connection& conn) {
   LC_RETURN_IF_ERROR(FlushDeferredMessageSearch(conn));
-  return conn.Exec("COMMIT");
+  return conn.Run("COMMIT");
 }
 
 Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
@@ -423,7 +425,7 @@ Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
 
 Status SqliteStore::RunInSavepoint(const std::function<Status(StoreWriter&)>& fn, bool& broken) {
   Connection& conn = *writer_;
-  Status began = conn.Exec("SAVEPOINT w");
+  Status began = conn.Run("SAVEPOINT w");
   if (!began.ok()) {
     broken = true;
     return began;
@@ -440,10 +442,10 @@ Status SqliteStore::RunInSavepoint(const std::function<Status(StoreWriter&)>& fn
   if (st.ok() && sqlite3_db_status(conn.handle(), SQLITE_DBSTATUS_DEFERRED_FKS, &pending, &highwater, 0) == SQLITE_OK &&
       pending != 0)
     st = Error{ErrorCode::kInternal, "sqlite: FOREIGN KEY constraint failed"};
-  if (!st.ok() && !conn.Exec("ROLLBACK TO w").ok()) broken = true;
+  if (!st.ok() && !conn.Run("ROLLBACK TO w").ok()) broken = true;
   // An error SQLite answers by rolling back the whole transaction (a full
   // disk, an I/O error) leaves no savepoint to release: the batch is lost.
-  if (!broken && !conn.Exec("RELEASE w").ok()) broken = true;
+  if (!broken && !conn.Run("RELEASE w").ok()) broken = true;
   if (!conn.InTransaction()) broken = true;
   return st;
 }
