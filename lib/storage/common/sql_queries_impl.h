@@ -452,8 +452,9 @@ const auto BindMessage = [](auto& st, const Message& m) -> void {
   st.Add(m.shopId).Add(m.conversationId).Add(m.id);
 };
 
-const auto ReadMessage = [](const auto& st) -> Result<Message> {
-  Message m;
+// Into a record the caller placed, so a page's rows are decoded where they
+// stay (FetchAll), as conversations are.
+const auto ReadMessageInto = [](const auto& st, Message& m) -> Status {
   int i = 0;
   m.seq = st.Int(i++);
   m.shopId = st.Text(i++);
@@ -479,6 +480,12 @@ const auto ReadMessage = [](const auto& st) -> Result<Message> {
   m.filesJson = st.Text(i++);
   m.replyMessageJson = st.OptText(i++);
   m.createdAt = st.Int(i++);
+  return Status::Ok();
+};
+
+const auto ReadMessage = [](const auto& st) -> Result<Message> {
+  Message m;
+  LC_RETURN_IF_ERROR(ReadMessageInto(st, m));
   return m;
 };
 
@@ -1172,7 +1179,7 @@ Result<std::vector<Message>> SqlQueries<D>::ListMessages(const MessageQuery& q) 
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Named(":shop", q.shopId).Named(":conv", q.conversationId).Named(":limit", q.limit);
   if (q.afterSeq) st.Named(":after", *q.afterSeq);
-  return FetchAll<Message>(st, ReadMessage, q.limit);
+  return FetchAll<Message>(st, ReadMessageInto, q.limit);
 }
 
 template <class D>
