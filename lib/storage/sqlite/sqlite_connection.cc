@@ -168,7 +168,14 @@ Result<Statement> Connection::Prepare(std::string_view sql) {
 
 Status Connection::Run(std::string_view sql) {
   LC_ASSIGN_OR_RETURN(Statement st, Prepare(sql));
-  return st.Run();
+  Status run = st.Run();
+  if (run.ok()) return run;
+  // Named by its SQL, as Exec names it: "sqlite: COMMIT: ...", not "step".
+  Error e = run.error();
+  constexpr std::string_view kStep = "sqlite: step: ";
+  if (e.message.compare(0, kStep.size(), kStep) == 0)
+    e.message = "sqlite: " + std::string(sql) + ": " + e.message.substr(kStep.size());
+  return e;
 }
 
 Result<std::int64_t> Connection::QueryInt(const char* sql) {

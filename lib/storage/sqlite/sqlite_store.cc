@@ -159,6 +159,7 @@ class SqliteStore final : public Store {
   // SQL parsed again on every write.
   static Status BeginWrite(Connection& conn);
   static Status CommitWrite(Connection& conn);
+  static void EndFailedWrite(Connection& conn);  // rolls back what is open
   // A write in a transaction of its own; writeMu_ held.
   Status RunAlone(const std::function<Status(StoreWriter&)>& fn);
   // Several writes in one transaction, each in a savepoint; writeMu_ taken.
@@ -397,6 +398,11 @@ Status SqliteStore::BeginWrite(Connection& conn) {
   return conn.Run("BEGIN IMMEDIATE");
 }
 
+void SqliteStore::EndFailedWrite(Connection& conn) {
+  if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  conn.deferredMessageSearch().clear();
+}
+
 Status SqliteStore::CommitWrite(Connection& conn) {
   LC_RETURN_IF_ERROR(FlushDeferredMessageSearch(conn));
   return conn.Run("COMMIT");
@@ -419,7 +425,7 @@ Status SqliteStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
     st = CommitWrite(conn);
     if (st.ok()) return st;
   }
-  if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
+  EndFailedWrite(conn);
   return st;
 }
 
@@ -457,9 +463,7 @@ void SqliteStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>& b
       batch, {[&] { return BeginWrite(conn); },
               [&](const storage::WriteBatcher::WriteFn& fn, bool& broken) { return RunInSavepoint(fn, broken); },
               [&] { return CommitWrite(conn); },
-              [&] {
-                if (conn.InTransaction()) (void)conn.Exec("ROLLBACK");
-              },
+              [&] { EndFailedWrite(conn); },
               [&](const storage::WriteBatcher::WriteFn& fn) { return RunAlone(fn); }});
 }
 
