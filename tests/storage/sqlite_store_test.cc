@@ -85,7 +85,7 @@ TEST_CASE("sqlite: memory statistics can be turned off only before SQLite is in 
 TEST_CASE("sqlite: the journal spill size can be set only before SQLite is in use") {
   // livechatd sets it first thing (a send's savepoint journal outgrew the
   // 64 KiB default and went to a temporary file); once a store is open,
-  // SQLite refuses the call and batches of writes work as before.
+  // SQLite refuses the call and writes work as before.
   FileSqliteFixture file;
   AddConversation(file.store(), "c1");
   CHECK_FALSE(SetSqliteJournalSpillBytes(kSqliteServerJournalSpillBytes));

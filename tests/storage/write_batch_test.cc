@@ -162,7 +162,7 @@ TEST_CASE_TEMPLATE("group commit: writes queued behind a running one commit toge
   CHECK(*seqs.begin() > seqOf("m0"));
   // The search index holds the committed messages and none undone (SQLite
   // indexes a batch's messages at its COMMIT, after every savepoint), each
-  // once: a message's text is "text <id>".
+  // once: a message's text is "text of <id>".
   auto found = [&](const std::string& id) {
     ConversationQuery q;
     q.shopId = kShop;
