@@ -15,7 +15,7 @@ using namespace internal;
 namespace {
 
 Event TagsEvent(Random& random, const Conversation& c, Millis now) {
-  return Event{random.Uuid(), c.shopId, "conversation.tags_updated", c.id, now,
+  return Event{random.TimeOrderedUuid(now), c.shopId, "conversation.tags_updated", c.id, now,
                JsonObject().Strings("tags", c.tags).Done()};
 }
 

@@ -134,7 +134,7 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
       LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
     }
     Message m;
-    m.id = ctx_.random->Uuid();
+    m.id = ctx_.random->TimeOrderedUuid(now);
     m.conversationId = c.id;
     m.shopId = p.shopId;
     m.text = *in.text;
@@ -180,7 +180,7 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
         LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
         if (shop && shop->autoAssign && !c.memberId && !c.isChatBot) {
           c.memberId = member.id;
-          events.push_back(Event{ctx_.random->Uuid(), p.shopId, "conversation.assigned", c.id, now,
+          events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "conversation.assigned", c.id, now,
                                  JsonObject().Str("memberId", member.id).Null("previousMemberId").Done()});
         }
         c.isCustomerRead = false;
@@ -209,7 +209,7 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
       LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
     }
     if (!m.isNote)  // notes are internal: never an event
-      events.push_back(Event{ctx_.random->Uuid(), p.shopId, "message.created", c.id, now,
+      events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "message.created", c.id, now,
                              MessageEventData(m, attachment ? &attachment->eventFilesJson : nullptr)});
     LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
     return Sent{std::move(m), std::move(c), std::move(customer)};
@@ -295,7 +295,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   customer->updatedAt = now;
   if (newCustomer) {
     LC_RETURN_IF_ERROR(w.InsertCustomer(*customer));
-    events.push_back(Event{random.Uuid(), shopId, "customer.created", std::nullopt, now, CustomerCreatedData(*customer)});
+    events.push_back(Event{random.TimeOrderedUuid(now), shopId, "customer.created", std::nullopt, now, CustomerCreatedData(*customer)});
   } else {
     LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
   }
@@ -324,7 +324,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   AddUnique(c.channels, in.channel);
 
   Message m;
-  m.id = random.Uuid();
+  m.id = random.TimeOrderedUuid(now);
   m.conversationId = c.id;
   m.shopId = shopId;
   m.text = in.text;
@@ -346,7 +346,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
   c.updatedAt = now;
   if (newConversation) {
     LC_RETURN_IF_ERROR(w.InsertConversation(c));
-    events.push_back(Event{random.Uuid(), shopId, "conversation.created", c.id, now,
+    events.push_back(Event{random.TimeOrderedUuid(now), shopId, "conversation.created", c.id, now,
                            JsonObject()
                                .Str("type", c.customerType)
                                .Str("customerId", customer->id)
@@ -359,7 +359,7 @@ Result<InboundRecord> RecordInbound(StoreWriter& w, Random& random, const std::s
     if (!ok) return NotFound("conversation");
   }
   LC_RETURN_IF_ERROR(w.InsertMessage(m));
-  events.push_back(Event{random.Uuid(), shopId, "message.created", c.id, now,
+  events.push_back(Event{random.TimeOrderedUuid(now), shopId, "message.created", c.id, now,
                          MessageEventData(m, in.eventFilesJson ? &*in.eventFilesJson : nullptr)});
   LC_RETURN_IF_ERROR(EmitEvents(w, random, events));
   return InboundRecord{std::move(c), std::move(m), std::move(*customer), newConversation};

@@ -144,7 +144,7 @@ Result<Conversation> ConversationService::SetState(const Principal& p, const std
     c.updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
-    Event e{ctx_.random->Uuid(), p.shopId, "conversation.state_changed", c.id, now,
+    Event e{ctx_.random->TimeOrderedUuid(now), p.shopId, "conversation.state_changed", c.id, now,
             JsonObject().Str("status", c.status).Str("previousStatus", previous).Done()};
     LC_RETURN_IF_ERROR(EmitEvent(w, *ctx_.random, e));
     if (ctx_.options.queueSummaries && c.status == "resolved") {
@@ -188,7 +188,7 @@ Result<Conversation> ConversationService::Assign(const Principal& p, const std::
     c.updatedAt = now;
     LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
     if (!ok) return NotFound("conversation");
-    Event e{ctx_.random->Uuid(), p.shopId, "conversation.assigned", c.id, now,
+    Event e{ctx_.random->TimeOrderedUuid(now), p.shopId, "conversation.assigned", c.id, now,
             JsonObject().Str("memberId", c.memberId).Str("previousMemberId", previous).Done()};
     LC_RETURN_IF_ERROR(EmitEvent(w, *ctx_.random, e));
     return c;

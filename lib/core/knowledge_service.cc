@@ -372,7 +372,7 @@ Result<CatalogItem> KnowledgeService::CreateSupportRequest(const Principal& p, c
     LC_RETURN_IF_ERROR(w.PutCatalogItem(item, {}));
     // Agents see the request in the conversation as an internal note.
     Message m;
-    m.id = ctx_.random->Uuid();
+    m.id = ctx_.random->TimeOrderedUuid(now);
     m.conversationId = c.id;
     m.shopId = p.shopId;
     m.senderType = "system";

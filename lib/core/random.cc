@@ -2,7 +2,7 @@
 
 #include <sodium.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <mutex>
 
 namespace livechat {
@@ -57,15 +57,40 @@ std::string Random::Hex(std::size_t bytes) {
   return out;
 }
 
+namespace {
+
+std::string FormatUuid(const std::uint8_t (&b)[16]) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(36, '-');
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) ++at;  // the dashes of 8-4-4-4-12
+    out[at++] = kDigits[b[i] >> 4];
+    out[at++] = kDigits[b[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Random::Uuid() {
   std::uint8_t b[16];
   Fill(b, sizeof b);
   b[6] = static_cast<std::uint8_t>((b[6] & 0x0f) | 0x40);  // version 4
   b[8] = static_cast<std::uint8_t>((b[8] & 0x3f) | 0x80);  // RFC 4122 variant
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return buf;
+  return FormatUuid(b);
+}
+
+std::string Random::TimeOrderedUuid(std::int64_t unixMillis) {
+  std::uint8_t b[16];
+  Fill(b + 6, sizeof b - 6);
+  // A clock before 1970 or past 10889 has no 48-bit form: clamp, the id
+  // stays unique by its random bits.
+  const std::uint64_t ms = static_cast<std::uint64_t>(std::clamp<std::int64_t>(unixMillis, 0, (std::int64_t{1} << 48) - 1));
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<std::uint8_t>(ms >> (8 * (5 - i)));
+  b[6] = static_cast<std::uint8_t>((b[6] & 0x0f) | 0x70);  // version 7
+  b[8] = static_cast<std::uint8_t>((b[8] & 0x3f) | 0x80);  // RFC 9562 variant
+  return FormatUuid(b);
 }
 
 std::unique_ptr<Random> NewSeededRandom(std::uint64_t seed) { return std::make_unique<SeededRandom>(seed); }

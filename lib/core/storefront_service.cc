@@ -291,7 +291,7 @@ Result<Customer> EnsureCustomer(StoreWriter& w, Random& random, VisitorSession& 
   c.updatedAt = now;
   if (who) ApplyIdentity(c, *who);
   LC_RETURN_IF_ERROR(w.InsertCustomer(c));
-  events.push_back(Event{random.Uuid(), s.shopId, "customer.created", std::nullopt, now, CustomerCreatedData(c)});
+  events.push_back(Event{random.TimeOrderedUuid(now), s.shopId, "customer.created", std::nullopt, now, CustomerCreatedData(c)});
   s.customerId = c.id;
   return c;
 }
@@ -525,7 +525,7 @@ Result<Conversation> StorefrontService::VisitorEscalate(const VisitorSession& s,
     LC_ASSIGN_OR_RETURN(Conversation c, LoadConversation(w, cur.shopId, *cur.conversationId));
     const Conversation before = c;
     Message m;
-    m.id = ctx_.random->Uuid();
+    m.id = ctx_.random->TimeOrderedUuid(now);
     m.conversationId = c.id;
     m.shopId = c.shopId;
     m.text = reason ? fmt::format("The customer asked for a human agent: {}", *reason)

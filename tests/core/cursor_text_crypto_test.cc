@@ -5,6 +5,11 @@
 #include "livechat/base/ascii.h"
 #include "livechat/base/utf8.h"
 #include "livechat/clock.h"
+#include "livechat/random.h"
+
+#include <cctype>
+#include <cstdint>
+#include <string>
 
 namespace livechat::internal {
 
@@ -71,3 +76,30 @@ TEST_CASE("ISO 8601 formatting is UTC with milliseconds") {
 }
 
 }  // namespace livechat::internal
+
+TEST_CASE("UUIDs: version 4 random, version 7 led by its time in milliseconds") {
+  auto random = livechat::NewSeededRandom(7);
+  const std::string v4 = random->Uuid();
+  REQUIRE(v4.size() == 36);
+  CHECK(v4[8] == '-');
+  CHECK(v4[13] == '-');
+  CHECK(v4[14] == '4');
+  CHECK(std::string("89ab").find(v4[19]) != std::string::npos);
+
+  // 2026-11-27T22:30:00.123Z = 1,795,818,600,123 ms = 0x01a2_1f21_36bb.
+  const std::int64_t ms = 1795818600123;
+  const std::string v7 = random->TimeOrderedUuid(ms);
+  REQUIRE(v7.size() == 36);
+  CHECK(v7.substr(0, 13) == "01a21f21-36bb");
+  CHECK(v7[14] == '7');
+  CHECK(std::string("89ab").find(v7[19]) != std::string::npos);
+  for (std::size_t i = 0; i < v7.size(); ++i)
+    CHECK(((i == 8 || i == 13 || i == 18 || i == 23) ? v7[i] == '-' : std::isxdigit(static_cast<unsigned char>(v7[i])) && !std::isupper(static_cast<unsigned char>(v7[i]))));
+  // Two ids of one millisecond differ (random tail); a later millisecond sorts after.
+  CHECK(random->TimeOrderedUuid(ms) != v7);
+  CHECK(random->TimeOrderedUuid(ms + 1) > random->TimeOrderedUuid(ms));
+  CHECK(random->TimeOrderedUuid(ms + 1000) > v7);
+  // Out of the 48-bit range: clamped, never wrapped.
+  CHECK(random->TimeOrderedUuid(-5).substr(0, 13) == "00000000-0000");
+  CHECK(random->TimeOrderedUuid(std::int64_t{1} << 50).substr(0, 13) == "ffffffff-ffff");
+}
