@@ -67,7 +67,9 @@ int main() {
   request.target = "/chat/conversations?limit=5";
   request.headers = {{"x-api-key", key->secret}};
   request.peerIp = "127.0.0.1";
-  livechat::HttpResponse response = rest.Handle(request);
+  // A message send answers later (HttpResponse::deferred): AwaitReply waits
+  // for it, as a host with a thread per request can.
+  livechat::HttpResponse response = livechat::AwaitReply(rest.Handle(request));
 
   std::printf("GET %s -> %d\n%s\n", request.target.c_str(), response.status, response.body.c_str());
 

@@ -160,7 +160,10 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
   }
   if (livechat::Store* store = options.inlineReads; rest && store)
     h.runsInline = [store](const livechat::HttpRequest& req) {
-      return livechat::RestApi::IsBoundedRead(req) && store->CanReadWithoutWaiting();
+      // A send runs here as far as its write, which goes to the store's
+      // writer; its answer is posted back to the connection after the commit.
+      return (livechat::RestApi::IsBoundedRead(req) || livechat::RestApi::IsHandedToWriter(req)) &&
+             store->CanReadWithoutWaiting();
     };
   h.refuse = [](int status, std::string_view message, const livechat::HttpRequest& req) {
     livechat::HttpResponse res =

@@ -10,7 +10,10 @@ namespace livechat {
 
 // Thread-safe. Called after the message is committed; a failure is logged
 // and does not undo the message (the deliverability rules that decide 409
-// CHANNEL_UNAVAILABLE are checked by ChatService before the write).
+// CHANNEL_UNAVAILABLE are checked by ChatService before the write). A send
+// through the REST API may call it on the store's writer thread
+// (ConversationService::SendMessageAsync): queue the delivery and return,
+// never wait on the network here.
 class ChannelSender {
  public:
   virtual ~ChannelSender() = default;

@@ -59,6 +59,12 @@ class RestApi {
   // with at most one indexed filter (rest_routes.cc, Route::bounded). Its
   // handling waits on nothing but its own read and the in-process limits.
   static bool IsBoundedRead(const HttpRequest& req);
+  // True for a message send (POST /chat/conversations/{id}/messages) with an
+  // API key and no Idempotency-Key: Handle checks it as far as its write and
+  // answers it later (HttpResponse::deferred), handing the write to the
+  // store's writer thread (Store::WriteAsync). Until then its handling waits
+  // on nothing but its key's read and the in-process limits.
+  static bool IsHandedToWriter(const HttpRequest& req);
   // The answer to a request whose body the host refuses unread (its
   // Content-Length is over what the host will read), with what Handle adds to
   // every answer of the request's surface: on /chat/... and

@@ -150,6 +150,17 @@ class Store {
   // Runs fn in one write transaction: committed if fn returns ok, rolled back
   // otherwise (fn's error is returned). Writers are serialized.
   virtual Status Write(const std::function<Status(StoreWriter&)>& fn) = 0;
+  // Write without waiting: runs fn as Write does and calls `done` with its
+  // outcome once the transaction holding it committed or rolled back. A
+  // store with a writer thread returns at once and calls `done` from that
+  // thread, so `done` must be quick and must neither block nor write: it
+  // holds up the writes queued after it. A thread serving many clients hands
+  // a write over this way and goes on serving (docs/decisions.md, "Sends
+  // handed to the writer"). The default runs the write on the caller's
+  // thread and then calls `done` there.
+  virtual void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) {
+    done(Write(fn));
+  }
   // True when the database answers and its schema is current.
   virtual bool Healthy() = 0;
   // True when a Read started now would wait neither for a writer, nor for a

@@ -109,8 +109,15 @@ Result<Message> ConversationService::SendFileAsMember(const Principal& p, const 
   return out;
 }
 
-Result<Message> ConversationService::SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
-                                             internal::SentFile* attachment) {
+// What a send wrote, for the work after its commit.
+struct ConversationService::Sent {
+  Message message;
+  Conversation conversation;
+  std::optional<Customer> customer;
+};
+
+// The rules a send checks before it reads anything.
+Result<std::optional<std::string>> ConversationService::CheckSend(const Principal& p, const SendMessageInput& in) {
   LC_RETURN_IF_ERROR(Require(p, kPermManageConversations));
   LC_RETURN_IF_ERROR(CheckText(in.text, "text", ctx_.limits().messageTextMax));
   std::optional<std::string> memberId = in.memberId;
@@ -119,102 +126,104 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
   if (in.isTransfer && !in.asBot) return Invalid("only the AI agent hands a conversation over");
   if (!in.asCustomer && !in.asBot && (!memberId || memberId->empty()))
     return Invalid("memberId is required unless asCustomer is true");
-  const Millis now = ctx_.clock->NowMillis();
+  return memberId;
+}
 
-  struct Sent {
-    Message message;
-    Conversation conversation;
-    std::optional<Customer> customer;
-  };
-  LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(ctx_.store(), [&](StoreWriter& w) -> Result<Sent> {
-    LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
-    const Conversation before = c;
-    std::optional<Customer> customer;
-    if (c.customerUuid) {
-      LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
-    }
-    Message m;
-    m.id = ctx_.random->TimeOrderedUuid(now);
-    m.conversationId = c.id;
-    m.shopId = p.shopId;
-    m.text = *in.text;
-    m.createdAt = now;
-    m.isFirst = c.messageCount.value_or(0) == 0;
-    std::vector<Event> events;
+// The send's write: the message, the conversation's new state, its events.
+Result<ConversationService::Sent> ConversationService::WriteSend(StoreWriter& w, const Principal& p,
+                                                                 const std::string& id, const SendMessageInput& in,
+                                                                 const std::optional<std::string>& memberId,
+                                                                 Millis now, internal::SentFile* attachment) {
+  LC_ASSIGN_OR_RETURN(auto c, LoadConversation(w, p.shopId, id));
+  const Conversation before = c;
+  std::optional<Customer> customer;
+  if (c.customerUuid) {
+    LC_ASSIGN_OR_RETURN(customer, w.GetCustomer(p.shopId, *c.customerUuid));
+  }
+  Message m;
+  m.id = ctx_.random->TimeOrderedUuid(now);
+  m.conversationId = c.id;
+  m.shopId = p.shopId;
+  m.text = *in.text;
+  m.createdAt = now;
+  m.isFirst = c.messageCount.value_or(0) == 0;
+  std::vector<Event> events;
 
-    if (in.asCustomer) {
-      // Relay of an inbound message: memberId and isNote are ignored.
-      m.senderType = "customer";
-      m.senderName = c.customerName.value_or(customer && customer->name ? *customer->name : "Customer");
-      c.lastCustomerMessageAt = now;
-      c.isRead = false;
-      c.isCustomerRead = true;
-      c.lastMessage = LastMessage{m.text, m.senderType, now};
-      c.lastActive = now;
-    } else if (in.asBot) {
+  if (in.asCustomer) {
+    // Relay of an inbound message: memberId and isNote are ignored.
+    m.senderType = "customer";
+    m.senderName = c.customerName.value_or(customer && customer->name ? *customer->name : "Customer");
+    c.lastCustomerMessageAt = now;
+    c.isRead = false;
+    c.isCustomerRead = true;
+    c.lastMessage = LastMessage{m.text, m.senderType, now};
+    c.lastActive = now;
+  } else if (in.asBot) {
+    LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
+    LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, ctx_.limits().channelWindowMillis));
+    m.senderType = "bot";
+    m.senderName = "AI assistant";
+    m.isBot = true;
+    m.isAdmin = true;
+    m.isAutomated = true;
+    m.isTransfer = in.isTransfer;
+    c.hasChatBot = true;
+    c.isChatBot = !in.isTransfer;  // a transfer lets go; any other reply takes (or keeps) the conversation
+    c.isCustomerRead = false;
+    c.lastMessage = LastMessage{m.text, m.senderType, now};
+    c.lastActive = now;
+  } else {
+    LC_ASSIGN_OR_RETURN(auto member, LoadActiveMember(w, p.shopId, memberId, "memberId"));
+    m.senderType = "agent";
+    m.senderName = MemberFullName(member);
+    m.memberId = member.id;
+    m.isAdmin = true;
+    m.isNote = in.isNote;
+    c.isRead = true;  // an agent writing has read the conversation
+    if (!in.isNote) {
       LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
       LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, ctx_.limits().channelWindowMillis));
-      m.senderType = "bot";
-      m.senderName = "AI assistant";
-      m.isBot = true;
-      m.isAdmin = true;
-      m.isAutomated = true;
-      m.isTransfer = in.isTransfer;
-      c.hasChatBot = true;
-      c.isChatBot = !in.isTransfer;  // a transfer lets go; any other reply takes (or keeps) the conversation
+      if (c.isChatBot) c.isChatBot = false;  // the human takes over from the AI agent
+      LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
+      if (shop && shop->autoAssign && !c.memberId && !c.isChatBot) {
+        c.memberId = member.id;
+        events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "conversation.assigned", c.id, now,
+                               JsonObject().Str("memberId", member.id).Null("previousMemberId").Done()});
+      }
       c.isCustomerRead = false;
       c.lastMessage = LastMessage{m.text, m.senderType, now};
       c.lastActive = now;
-    } else {
-      LC_ASSIGN_OR_RETURN(auto member, LoadActiveMember(w, p.shopId, memberId, "memberId"));
-      m.senderType = "agent";
-      m.senderName = MemberFullName(member);
-      m.memberId = member.id;
-      m.isAdmin = true;
-      m.isNote = in.isNote;
-      c.isRead = true;  // an agent writing has read the conversation
-      if (!in.isNote) {
-        LC_RETURN_IF_ERROR(CheckChannelConnected(w, p.shopId, c.channel));
-        LC_RETURN_IF_ERROR(CheckDeliverable(c, customer ? &*customer : nullptr, now, ctx_.limits().channelWindowMillis));
-        if (c.isChatBot) c.isChatBot = false;  // the human takes over from the AI agent
-        LC_ASSIGN_OR_RETURN(auto shop, w.GetShop(p.shopId));
-        if (shop && shop->autoAssign && !c.memberId && !c.isChatBot) {
-          c.memberId = member.id;
-          events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "conversation.assigned", c.id, now,
-                                 JsonObject().Str("memberId", member.id).Null("previousMemberId").Done()});
-        }
-        c.isCustomerRead = false;
-        c.lastMessage = LastMessage{m.text, m.senderType, now};
-        c.lastActive = now;
-      }
     }
-    c.hasFirstMsg = true;
-    c.messageCount = c.messageCount.value_or(0) + 1;
-    c.updatedAt = now;
-    if (attachment) {
-      m.contentType = "file";
-      m.filesJson = attachment->filesJson;
-    }
-    LC_RETURN_IF_ERROR(w.InsertMessage(m));
-    if (attachment) {
-      attachment->file.conversationId = m.conversationId;
-      attachment->file.messageId = m.id;
-      LC_RETURN_IF_ERROR(w.InsertFile(attachment->file));
-    }
-    LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
-    if (!ok) return NotFound("conversation");
-    if (in.asCustomer && customer) {
-      customer->lastChatAt = now;
-      customer->updatedAt = now;
-      LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
-    }
-    if (!m.isNote)  // notes are internal: never an event
-      events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "message.created", c.id, now,
-                             MessageEventData(m, attachment ? &attachment->eventFilesJson : nullptr)});
-    LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
-    return Sent{std::move(m), std::move(c), std::move(customer)};
-  }));
+  }
+  c.hasFirstMsg = true;
+  c.messageCount = c.messageCount.value_or(0) + 1;
+  c.updatedAt = now;
+  if (attachment) {
+    m.contentType = "file";
+    m.filesJson = attachment->filesJson;
+  }
+  LC_RETURN_IF_ERROR(w.InsertMessage(m));
+  if (attachment) {
+    attachment->file.conversationId = m.conversationId;
+    attachment->file.messageId = m.id;
+    LC_RETURN_IF_ERROR(w.InsertFile(attachment->file));
+  }
+  LC_ASSIGN_OR_RETURN(bool ok, w.UpdateConversation(c, before));
+  if (!ok) return NotFound("conversation");
+  if (in.asCustomer && customer) {
+    customer->lastChatAt = now;
+    customer->updatedAt = now;
+    LC_RETURN_IF_ERROR(w.UpdateCustomer(*customer));
+  }
+  if (!m.isNote)  // notes are internal: never an event
+    events.push_back(Event{ctx_.random->TimeOrderedUuid(now), p.shopId, "message.created", c.id, now,
+                           MessageEventData(m, attachment ? &attachment->eventFilesJson : nullptr)});
+  LC_RETURN_IF_ERROR(EmitEvents(w, *ctx_.random, events));
+  return Sent{std::move(m), std::move(c), std::move(customer)};
+}
 
+// After the commit: wake the dispatcher, hand the reply to its channel.
+Message ConversationService::AfterSend(const SendMessageInput& in, Sent&& sent) {
   ctx_.NotifyEventsQueued();
   // Delivery happens after the commit: a sender failure never loses the
   // message the agent wrote (the rules above already refused what cannot go).
@@ -224,6 +233,44 @@ Result<Message> ConversationService::SendMessageWith(const Principal& p, const s
     (void)st;  // logged by the sender; the message stands
   }
   return std::move(sent.message);
+}
+
+Result<Message> ConversationService::SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
+                                             internal::SentFile* attachment) {
+  LC_ASSIGN_OR_RETURN(std::optional<std::string> memberId, CheckSend(p, in));
+  const Millis now = ctx_.clock->NowMillis();
+  LC_ASSIGN_OR_RETURN(auto sent, WriteValue<Sent>(ctx_.store(), [&](StoreWriter& w) {
+    return WriteSend(w, p, id, in, memberId, now, attachment);
+  }));
+  return AfterSend(in, std::move(sent));
+}
+
+void ConversationService::SendMessageAsync(const Principal& p, const std::string& id, const SendMessageInput& in,
+                                           std::function<void(Result<Message>)> done) {
+  auto memberId = CheckSend(p, in);
+  if (!memberId.ok()) return done(memberId.take_error());
+  // What the write and its answer need, kept until the answer: the caller's
+  // arguments are gone by then.
+  struct Job {
+    Principal p;
+    std::string id;
+    SendMessageInput in;
+    std::optional<std::string> memberId;
+    Millis now = 0;
+    std::optional<Sent> sent;
+  };
+  auto job = std::make_shared<Job>(Job{p, id, in, std::move(memberId).value(), ctx_.clock->NowMillis(), std::nullopt});
+  ctx_.store().WriteAsync(
+      [this, job](StoreWriter& w) -> Status {
+        auto sent = WriteSend(w, job->p, job->id, job->in, job->memberId, job->now, nullptr);
+        if (!sent.ok()) return sent.take_error();
+        job->sent = std::move(sent).value();
+        return Status::Ok();
+      },
+      [this, job, done = std::move(done)](Status st) {
+        if (!st.ok()) return done(st.take_error());
+        done(AfterSend(job->in, std::move(*job->sent)));
+      });
 }
 
 namespace internal {

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "livechat/store.h"
 
@@ -24,10 +26,13 @@ class ObservedStore final : public Store {
 
   Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) override;
   bool Healthy() override { return inner_.Healthy(); }
   bool CanReadWithoutWaiting() const override { return inner_.CanReadWithoutWaiting(); }
 
  private:
+  void Report(const std::vector<std::string>& written, std::size_t queued);
+
   Store& inner_;
   std::function<void(const std::string&)> changed_;
   std::function<void()> queued_;

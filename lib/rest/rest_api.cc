@@ -248,6 +248,14 @@ bool RestApi::IsBoundedRead(const HttpRequest& req) {
   return target && rest::ChatBoundedRead(req.method, *target);
 }
 
+bool RestApi::IsHandedToWriter(const HttpRequest& req) {
+  if (req.method != "POST" || SurfaceOf(req.target) != Surface::kChat || req.Header("idempotency-key")) return false;
+  const std::optional<std::string> key = req.Header("x-api-key");
+  if (!key || key->empty()) return false;
+  std::optional<ParsedTarget> target = ParseTarget(req.target);
+  return target && rest::ChatAnswersLater(req.method, *target);
+}
+
 HttpResponse RestApi::Handle(const HttpRequest& req) {
   Surface surface = SurfaceOf(req.target);
   if (surface == Surface::kNone) return rest::ErrorResponse(MakeError(ErrorCode::kNotFound, "no such endpoint"));
@@ -327,6 +335,13 @@ HttpResponse RestApi::Impl::Metered(const std::string& keyId, const std::string&
   RateDecision decision = service.auth().CheckRateLimit(keyId, ip);
   HttpResponse resp = decision.allowed ? answer() : RateLimited(decision);
   SetRateHeaders(resp, decision);
+  if (resp.deferred)  // the answer that comes later carries them too
+    resp.deferred = [inner = std::move(resp.deferred), decision](HttpReply reply) {
+      inner([reply = std::move(reply), decision](HttpResponse later) {
+        SetRateHeaders(later, decision);
+        reply(std::move(later));
+      });
+    };
   return resp;
 }
 
@@ -360,9 +375,13 @@ HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::option
     return Metered(KeyIdOf(principal), ip, [&] {
       if (!target) return BadTarget();
       if (!principal.ok()) return rest::ErrorResponse(principal.error());
+      // With an Idempotency-Key the answer is recorded as the request ends,
+      // so it cannot come later.
+      const bool mayAnswerLater = !req.Header("idempotency-key");
       return rest::DispatchChat(
           service, *principal, req, *target, 0, options.maxBodyBytes,
-          [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); }, &streams);
+          [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); }, &streams,
+          mayAnswerLater);
     });
   };
   const std::optional<std::string> key = req.Header("x-api-key");

@@ -20,6 +20,7 @@ struct RouteContext {
   const JsonBody* body;             // null when the route reads no body or none was sent
   const HttpRequest& req;
   EventStreams* streams;            // null: no live streams on this surface
+  bool mayAnswerLater;              // the route may answer with HttpResponse::deferred
 };
 
 using Handler = Result<HttpResponse> (*)(RouteContext&);
@@ -225,6 +226,18 @@ Result<HttpResponse> SendMessage(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(std::optional<bool> asCustomer, c.body->OptBool("asCustomer"));
   in.isNote = isNote.value_or(false);
   in.asCustomer = asCustomer.value_or(false);
+  if (c.mayAnswerLater) {
+    // The thread serving the request hands the write to the store's writer
+    // and goes on; the answer is written once the message is committed
+    // (docs/decisions.md, "Sends handed to the writer").
+    HttpResponse later;
+    later.deferred = [&service = c.service, p = c.principal, id = c.params[0], in](HttpReply reply) {
+      service.conversations().SendMessageAsync(p, id, in, [reply = std::move(reply)](Result<Message> m) {
+        reply(m.ok() ? Ok(DataEnvelope(ToJson(*m, JsonView::kDetail)), 201) : ErrorResponse(m.error()));
+      });
+    };
+    return later;
+  }
   LC_ASSIGN_OR_RETURN(Message m, c.service.conversations().SendMessage(c.principal, c.params[0], in));
   return Ok(DataEnvelope(ToJson(m, JsonView::kDetail)), 201);
 }
@@ -577,9 +590,17 @@ bool ChatBoundedRead(std::string_view method, const ParsedTarget& target) {
   return false;
 }
 
+bool ChatAnswersLater(std::string_view method, const ParsedTarget& target) {
+  for (const Route& route : Routes()) {
+    if (route.method == method && !route.adminOnly && Matches(route, target.segments, 0, nullptr))
+      return route.handler == &SendMessage;
+  }
+  return false;
+}
+
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
-                          const RouteRunner& around, EventStreams* streams) {
+                          const RouteRunner& around, EventStreams* streams, bool mayAnswerLater) {
   std::vector<std::string> params;
   const bool admin = principal.kind == Principal::Kind::kAdminSession;
   auto m = MatchRoute(Routes(), req.method, [&](const Route& route) {
@@ -597,12 +618,19 @@ HttpResponse DispatchChat(ChatService& service, const Principal& principal, cons
     if (!body.ok()) return ErrorResponse(body.error());
     // A required body is always present here; handlers of kOptional routes ignore it.
     RouteContext ctx{service, principal, target, std::move(params), body->has_value() ? &**body : nullptr, req,
-                     streams};
+                     streams, mayAnswerLater};
     Result<HttpResponse> resp = route.handler(ctx);
     return resp.ok() ? std::move(resp).value() : ErrorResponse(resp.error());
   };
   HttpResponse out = around ? around(run) : run();
   out.route = TemplateOf(route);
+  if (out.deferred)
+    out.deferred = [inner = std::move(out.deferred), route = out.route](HttpReply reply) {
+      inner([reply = std::move(reply), route](HttpResponse later) {
+        later.route = route;
+        reply(std::move(later));
+      });
+    };
   return out;
 }
 

@@ -24,9 +24,13 @@ namespace livechat::rest {
 // live stream; null: that request gets the polled list.
 using RouteRunner = std::function<HttpResponse(const std::function<HttpResponse()>& run)>;
 class EventStreams;
+// `mayAnswerLater`: a route may answer with HttpResponse::deferred (a send
+// then hands its write to the store's writer thread); false for a caller that
+// needs the answer at once (an Idempotency-Key's record of it).
 HttpResponse DispatchChat(ChatService& service, const Principal& principal, const HttpRequest& req,
                           const ParsedTarget& target, std::size_t first, std::size_t maxBodyBytes,
-                          const RouteRunner& around = {}, EventStreams* streams = nullptr);
+                          const RouteRunner& around = {}, EventStreams* streams = nullptr,
+                          bool mayAnswerLater = false);
 
 // True when `method` on `segments[first..]` is a route of the public API
 // (no admin-only one) that only reads the store, briefly: one that can be
@@ -37,6 +41,9 @@ bool ChatPlainRead(std::string_view method, const std::vector<std::string>& segm
 // bounded number of rows through an index however large the store
 // (Route::bounded): no search, no unindexed filter, no store-wide count.
 bool ChatBoundedRead(std::string_view method, const ParsedTarget& target);
+// A route of the public API (from the first segment) that answers later when
+// DispatchChat lets it (mayAnswerLater): a message send.
+bool ChatAnswersLater(std::string_view method, const ParsedTarget& target);
 
 // The route template ("/chat/conversations/{conversationId}") that
 // `segments[first..]` match under any method, or empty optional.

@@ -17,6 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                             {{"x-api-key", "$KEY"}});
   // The live feed streams until its client leaves: its first answer is
   // checked, its stream is not run.
-  fuzz::CheckResponse(api->Handle(req));
+  fuzz::CheckResponse(AwaitReply(api->Handle(req)));
   return 0;
 }

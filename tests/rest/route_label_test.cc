@@ -77,3 +77,54 @@ TEST_CASE("RouteTemplate derives the same templates from a target, for any metho
   CHECK_FALSE(RestApi::RouteTemplate("/graphql").has_value());
   CHECK_FALSE(RestApi::RouteTemplate("/chat/conversations/%zz").has_value());
 }
+
+// A send is answered later (HttpResponse::deferred, its write handed to the
+// store's writer): the later answer carries what Handle adds to every answer,
+// and a send with an Idempotency-Key, whose answer is recorded as the request
+// ends, is answered at once.
+TEST_CASE("a message send answers later, with its route and rate headers; with an Idempotency-Key at once") {
+  RestFixture f;
+  Conversation c = f.Inbound("hello");
+  const std::string body = R"({"text":"On its way","memberId":")" + f.agent.id + R"("})";
+  HttpRequest send = f.Request("POST", "/chat/conversations/" + c.id + "/messages", body);
+  CHECK(RestApi::IsHandedToWriter(send));
+  HttpResponse first = f.api().Handle(send);
+  REQUIRE(static_cast<bool>(first.deferred));
+  HttpResponse later = AwaitReply(std::move(first));
+  CHECK(later.status == 201);
+  CHECK(later.route == "/chat/conversations/{conversationId}/messages");
+  CHECK(later.Header("X-RateLimit-Limit") == std::optional<std::string>("1000000"));  // the fixture's limits
+  CHECK(later.Header("X-RateLimit-Remaining") == std::optional<std::string>("999999"));
+  CHECK(later.body.find(R"("text":"On its way")") != std::string::npos);
+  CHECK(f.MessageCount(c.id) == 2);
+
+  // Refused by a rule read in the write: the same 404 as ever, later.
+  HttpRequest missing = f.Request("POST", "/chat/conversations/no-such-id/messages", body);
+  HttpResponse gone = AwaitReply(f.api().Handle(missing));
+  CHECK(gone.status == 404);
+  CHECK(gone.route == "/chat/conversations/{conversationId}/messages");
+  CHECK(gone.Header("X-RateLimit-Remaining") == std::optional<std::string>("999998"));
+  // Refused before the write (no text): at once.
+  HttpRequest empty = f.Request("POST", "/chat/conversations/" + c.id + "/messages", R"({"text":""})");
+  HttpResponse invalid = AwaitReply(f.api().Handle(empty));
+  CHECK(invalid.status == 400);
+
+  send.headers.push_back({"idempotency-key", "send-once-1"});
+  CHECK_FALSE(RestApi::IsHandedToWriter(send));
+  HttpResponse once = f.api().Handle(send);
+  CHECK_FALSE(static_cast<bool>(once.deferred));
+  CHECK(once.status == 201);
+  HttpResponse replay = f.api().Handle(send);
+  CHECK(replay.status == 201);
+  CHECK(replay.Header("Idempotent-Replayed") == std::optional<std::string>("true"));
+  CHECK(replay.body == once.body);
+  CHECK(f.MessageCount(c.id) == 3);
+
+  // Not handed over: another method, another route, no key.
+  HttpRequest get = f.Request("GET", "/chat/conversations/" + c.id + "/messages");
+  CHECK_FALSE(RestApi::IsHandedToWriter(get));
+  HttpRequest note = f.Request("POST", "/chat/conversations/" + c.id + "/notes", R"({"text":"n"})");
+  CHECK_FALSE(RestApi::IsHandedToWriter(note));
+  send.headers = {};
+  CHECK_FALSE(RestApi::IsHandedToWriter(send));
+}

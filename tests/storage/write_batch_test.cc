@@ -6,7 +6,9 @@
 // fail if the savepoints are.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -65,6 +67,15 @@ void AwaitSubmitted(MetricsRegistry& m, std::uint64_t n) {
 
 bool HasMessage(Store& s, const std::string& conv, const std::string& id) {
   return Get(s, [&](StoreReader& r) { return r.GetMessage(kShop, conv, id); }).has_value();
+}
+
+// Conversation "c1" with a message count of 0, for writes that count.
+void PutCountedConversation(Store& s) {
+  Put(s, [](StoreWriter& w) {
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    c.messageCount = 0;
+    return w.InsertConversation(c);
+  });
 }
 
 TEST_CASE_TEMPLATE("group commit: writes queued behind a running one commit together, each with its own outcome",
@@ -182,11 +193,7 @@ TEST_CASE_TEMPLATE("group commit: 16 threads of read-modify-writes lose no updat
                    FileBatchStore, MemoryBatchStore, PgBatchStore) {
   Fx fx;
   Store& s = *fx.store;
-  Put(s, [](StoreWriter& w) {
-    Conversation c = MakeConversation(kShop, "c1", 1);
-    c.messageCount = 0;
-    return w.InsertConversation(c);
-  });
+  PutCountedConversation(s);
   constexpr int kThreads = 16, kEach = 40;
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
@@ -215,6 +222,166 @@ TEST_CASE_TEMPLATE("group commit: 16 threads of read-modify-writes lose no updat
   CHECK(Count(fx.metrics, metric::kStoreWrites) == 1 + kThreads * kEach);
   // Sixteen writers, each sleeping inside its write, always find one running.
   CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) < 1 + kThreads * kEach);
+}
+
+// Store::WriteAsync: the caller is not held; `done` gets each write's own
+// outcome after the commit that holds it. Mixed with blocking writes from
+// other threads, every write is answered exactly once and none is lost.
+TEST_CASE_TEMPLATE("group commit: writes handed over without waiting are answered after their commit", Fx,
+                   FileBatchStore, MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  PutCountedConversation(s);
+  const std::uint64_t txns0 = Count(fx.metrics, metric::kStoreWriteTransactions);
+  // A blocking write holds the writer until released, so the handed-over
+  // writes queue behind it and share transactions.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto first = std::async(std::launch::async, [&] {
+    return s.Write([&](StoreWriter& w) -> Status {
+      Message m = MakeMessage(kShop, "c1", "first", 1);
+      LC_RETURN_IF_ERROR(w.InsertMessage(m));
+      released.wait();
+      return Status::Ok();
+    });
+  });
+  AwaitSubmitted(fx.metrics, 2);
+
+  constexpr int kAsync = 40;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> answers(kAsync, 0);  // times each done was called
+  std::vector<Status> outcomes(kAsync);
+  std::vector<bool> visibleAtDone(kAsync, false);
+  int answered = 0;
+  const auto caller = std::this_thread::get_id();
+  std::atomic<int> answeredOnCaller{0};
+  for (int i = 0; i < kAsync; ++i) {
+    const std::string id = "a" + std::to_string(i);
+    s.WriteAsync(
+        [id, i](StoreWriter& w) -> Status {
+          Message m = MakeMessage(kShop, "c1", id, 1);
+          LC_RETURN_IF_ERROR(w.InsertMessage(m));
+          // Every seventh writes, then refuses: undone, alone.
+          if (i % 7 == 3) return Error{ErrorCode::kConflict, "refused " + id};
+          return Status::Ok();
+        },
+        [&, id, i](Status st) {
+          if (std::this_thread::get_id() == caller) ++answeredOnCaller;
+          // Called after the COMMIT: a reader of its own already sees it.
+          const bool seen = HasMessage(s, "c1", id);
+          std::lock_guard lock(mu);
+          ++answers[i];
+          outcomes[i] = std::move(st);
+          visibleAtDone[i] = seen;
+          ++answered;
+          cv.notify_all();
+        });
+  }
+  // The caller returned from every WriteAsync while the writer was held.
+  {
+    std::lock_guard lock(mu);
+    CHECK(answered == 0);
+  }
+  CHECK(answeredOnCaller.load() == 0);
+  release.set_value();
+  REQUIRE(first.get().ok());
+  {
+    std::unique_lock lock(mu);
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return answered == kAsync; }));
+  }
+  int refused = 0;
+  for (int i = 0; i < kAsync; ++i) {
+    const std::string id = "a" + std::to_string(i);
+    CHECK_MESSAGE(answers[i] == 1, id);
+    if (i % 7 == 3) {
+      ++refused;
+      REQUIRE_FALSE(outcomes[i].ok());
+      CHECK(outcomes[i].error().code == ErrorCode::kConflict);
+      CHECK(outcomes[i].error().message == "refused " + id);
+      CHECK_FALSE(visibleAtDone[i]);
+      CHECK_FALSE(HasMessage(s, "c1", id));
+    } else {
+      CHECK_MESSAGE(outcomes[i].ok(), id);
+      CHECK_MESSAGE(visibleAtDone[i], id);
+      CHECK(HasMessage(s, "c1", id));
+    }
+  }
+  CHECK(refused == 6);
+  CHECK(Count(fx.metrics, metric::kStoreWrites) == 2 + kAsync);
+  // The first write, then the forty in batches of at most kMaxBatch (64):
+  // one transaction after the first, since all queued while it ran.
+  CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) == txns0 + 2);
+}
+
+TEST_CASE_TEMPLATE("group commit: handed-over and waiting writers together lose no update", Fx, FileBatchStore,
+                   MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  PutCountedConversation(s);
+  auto increment = [](StoreWriter& w) -> Status {
+    LC_ASSIGN_OR_RETURN(auto c, w.FindConversation(kShop, "c1"));
+    if (!c) return Error{ErrorCode::kNotFound, "gone"};
+    c->messageCount = c->messageCount.value_or(0) + 1;
+    LC_ASSIGN_OR_RETURN(bool matched, w.UpdateConversation(*c));
+    return matched ? Status::Ok() : Status(Error{ErrorCode::kNotFound, "gone"});
+  };
+  constexpr int kThreads = 8, kEach = 50;
+  std::atomic<int> ok{0}, failed{0}, pending{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        if ((t + i) % 2 == 0) {
+          ++pending;
+          s.WriteAsync(increment, [&](Status st) {
+            ++(st.ok() ? ok : failed);
+            --pending;
+          });
+        } else {
+          Status st = s.Write(increment);
+          ++(st.ok() ? ok : failed);
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pending.load() > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(pending.load() == 0);
+  CHECK(failed.load() == 0);
+  CHECK(ok.load() == kThreads * kEach);
+  auto c = Get(s, [&](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
+  REQUIRE(c.has_value());
+  CHECK(c->messageCount == kThreads * kEach);
+}
+
+TEST_CASE("group commit: writes handed over and still queued commit before a SQLite store closes") {
+  TempDir dir;
+  const std::string path = dir.File("store.db");
+  std::atomic<int> answered{0}, committed{0};
+  {
+    std::unique_ptr<Store> s = OpenOrFail(SqliteOptions{path, 2, 5000});
+    Put(*s, [](StoreWriter& w) {
+      Conversation c = MakeConversation(kShop, "c1", 1);
+      return w.InsertConversation(c);
+    });
+    for (int i = 0; i < 100; ++i)
+      s->WriteAsync(
+          [i](StoreWriter& w) {
+            Message m = MakeMessage(kShop, "c1", "q" + std::to_string(i), 1);
+            return w.InsertMessage(m);
+          },
+          [&](Status st) {
+            ++answered;
+            if (st.ok()) ++committed;
+          });
+    // Closed at once: the store's destructor waits for the queue.
+  }
+  CHECK(answered.load() == 100);
+  CHECK(committed.load() == 100);
+  std::unique_ptr<Store> again = OpenOrFail(SqliteOptions{path, 2, 5000});
+  for (int i = 0; i < 100; ++i) CHECK_MESSAGE(HasMessage(*again, "c1", "q" + std::to_string(i)), i);
 }
 
 // On PostgreSQL the writer answers a repeated read of a store's settings

@@ -281,7 +281,7 @@ class RestFixture {
   // A streamed answer is read until UntilHeartbeat, or `enough`.
   Reply Send(const HttpRequest& req, const std::function<bool(const std::string&)>& enough = UntilHeartbeat) {
     Reply r;
-    r.raw = api_->Handle(req);
+    r.raw = AwaitReply(api_->Handle(req));  // a send answers later (HttpResponse::deferred)
     const bool streamed = static_cast<bool>(r.raw.stream);
     if (streamed) ConsumeStream(r.raw, enough);
     RecordExchange(req, r.raw);

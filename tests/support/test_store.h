@@ -30,6 +30,9 @@ class OwningPgStore final : public Store {
       : db_(std::move(db)), inner_(std::move(inner)) {}
   Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_->Read(fn); }
   Status Write(const std::function<Status(StoreWriter&)>& fn) override { return inner_->Write(fn); }
+  void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) override {
+    inner_->WriteAsync(std::move(fn), std::move(done));
+  }
   bool Healthy() override { return inner_->Healthy(); }
   void WatchOtherWriters(std::function<void(const std::string&)> changed) override {
     inner_->WatchOtherWriters(std::move(changed));

@@ -274,7 +274,7 @@ class WebhookFixture {
   }
   testing::Reply Send(const HttpRequest& req) {
     testing::Reply r;
-    r.raw = api_->Handle(req);
+    r.raw = AwaitReply(api_->Handle(req));  // a send answers later (HttpResponse::deferred)
     testing::RecordExchange(req, r.raw);
     r.json = ParseJson(r.raw.body);
     return r;

@@ -11,6 +11,8 @@
 
 namespace livechat {
 
+class StoreWriter;
+
 namespace internal {
 struct SentFile;
 }  // namespace internal
@@ -156,6 +158,16 @@ class ConversationService {
                                      const std::optional<std::string>& order);
   Result<Message> GetMessage(const Principal& p, const std::string& id, const std::string& messageId);
   Result<Message> SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in);
+  // SendMessage without waiting for the write: the same rules, write and
+  // answer, but `done` gets the answer once the message is committed (or
+  // refused), possibly on the store's writer thread (Store::WriteAsync), so
+  // it must be quick and must not block. A rule checked before the write
+  // answers at once, on this thread. For a host that serves many clients on
+  // a few threads: the thread goes on serving while the write waits for its
+  // batch. The channel delivery after the commit (ChannelSender::Deliver)
+  // then runs on the writer thread too.
+  void SendMessageAsync(const Principal& p, const std::string& id, const SendMessageInput& in,
+                        std::function<void(Result<Message>)> done);
   // An attachment from the agent inbox, sent as the member's reply (contentType
   // "file", the file in `files`, text the file name), with SendMessage's rules
   // (channel, handoff from the AI agent, auto-assignment, message.created).
@@ -171,6 +183,11 @@ class ConversationService {
 
  private:
   internal::ServiceContext& ctx_;
+  struct Sent;
+  Result<std::optional<std::string>> CheckSend(const Principal& p, const SendMessageInput& in);
+  Result<Sent> WriteSend(StoreWriter& w, const Principal& p, const std::string& id, const SendMessageInput& in,
+                         const std::optional<std::string>& memberId, Millis now, internal::SentFile* attachment);
+  Message AfterSend(const SendMessageInput& in, Sent&& sent);
   Result<Message> SendMessageWith(const Principal& p, const std::string& id, const SendMessageInput& in,
                                   internal::SentFile* attachment);
 };

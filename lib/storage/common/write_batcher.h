@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "livechat/metrics.h"
@@ -26,9 +28,14 @@ namespace livechat::storage {
 class WriteBatcher {
  public:
   using WriteFn = std::function<Status(StoreWriter&)>;
+  using Done = std::function<void(Status)>;
   struct Pending {
     const WriteFn* fn = nullptr;
     Status result = Status::Ok();
+    // A write queued by SubmitAsync: it owns its fn, and `done` takes its
+    // outcome instead of a waiting caller. Null for Submit's.
+    std::unique_ptr<WriteFn> ownedFn;
+    Done done_;
     bool done = false;
     bool lead = false;  // handed the lead by the leader leaving
     // Each caller waits on its own: a commit wakes the callers it answered
@@ -52,6 +59,8 @@ class WriteBatcher {
     refusingGauge_ = &metrics->GetGauge(metric::kStoreWritesRefusing, metric::kStoreWritesRefusingHelp);
   }
 
+  ~WriteBatcher() { Stop(); }
+
   // Queues fn, runs batches while this caller leads, and returns fn's
   // outcome once the transaction holding it committed or rolled back.
   Status Submit(const WriteFn& fn) {
@@ -65,38 +74,47 @@ class WriteBatcher {
       if (me.done) return me.result;
     }
     leading_ = true;
-    while (!me.done) {
-      std::vector<Pending*> batch;
-      while (!queue_.empty() && batch.size() < kMaxBatch) {
-        batch.push_back(queue_.front());
-        queue_.pop_front();
-      }
-      lock.unlock();
-      try {
-        run_(batch);
-      } catch (...) {
-        // A store's own failure (not fn's: the store guards those) must
-        // not leave the lead taken and every later writer waiting.
-        for (Pending* p : batch) p->result = Error{ErrorCode::kInternal, "store: a write batch failed"};
-      }
-      for (Pending* p : batch) Observe(p->result);
-      lock.lock();
-      // Answer this batch's callers now, not after the next batch.
-      for (Pending* p : batch) {
-        p->done = true;
-        if (p != &me) p->cv.notify_one();
-      }
-      if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
-    }
-    // Hand the lead to the oldest waiting caller, if any; leading_ stays
-    // set, so a caller arriving meanwhile queues instead of leading too.
-    if (queue_.empty()) {
-      leading_ = false;
-    } else {
-      queue_.front()->lead = true;
-      queue_.front()->cv.notify_one();
-    }
+    while (!me.done) RunOneBatch(lock);
+    HandLead(lock);
     return me.result;
+  }
+
+  // Queues fn and returns at once; `done` gets fn's outcome once the
+  // transaction holding it committed or rolled back, on the thread that ran
+  // the batch (this batcher's writer thread, or a Submit caller leading
+  // then). `done` must not block and must not write: it holds up every write
+  // queued after it. The caller's thread never waits for the writer, so a
+  // thread that serves many clients can hand a write over and go on.
+  void SubmitAsync(WriteFn fn, Done done) {
+    auto p = std::make_unique<Pending>();
+    p->ownedFn = std::make_unique<WriteFn>(std::move(fn));
+    p->fn = p->ownedFn.get();
+    p->done_ = std::move(done);
+    std::unique_lock lock(mu_);
+    if (stopping_) {
+      lock.unlock();
+      p->done_(Error{ErrorCode::kUnavailable, "store: the store is closing"});
+      return;
+    }
+    if (!writer_.joinable()) writer_ = std::thread([this] { WriterLoop(); });
+    queue_.push_back(p.release());
+    if (writesCounter_ != nullptr) writesCounter_->Inc();
+    if (!leading_) {
+      leading_ = true;
+      writerLeads_ = true;
+      writerCv_.notify_one();
+    }
+  }
+
+  // Runs what is queued, then ends the writer thread. Submit and RunAlone
+  // still work after it; SubmitAsync answers UNAVAILABLE.
+  void Stop() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+      writerCv_.notify_one();
+    }
+    if (writer_.joinable()) writer_.join();
   }
 
   // Runs a write the store keeps out of batches, in a transaction of its
@@ -114,6 +132,81 @@ class WriteBatcher {
   std::mutex mu_;
   std::deque<Pending*> queue_;
   bool leading_ = false;
+  // The writer thread, started by the first SubmitAsync: it leads when an
+  // async write finds no leader, or a leader leaves one at the queue's head
+  // (no caller waits on an async write to take the lead).
+  std::thread writer_;
+  std::condition_variable writerCv_;
+  bool writerLeads_ = false;
+  bool stopping_ = false;
+
+  // Takes up to kMaxBatch queued writes, runs them in one transaction and
+  // answers each. Called with mu_ held by the leader; returns with it held.
+  void RunOneBatch(std::unique_lock<std::mutex>& lock) {
+    std::vector<Pending*> batch;
+    while (!queue_.empty() && batch.size() < kMaxBatch) {
+      batch.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    lock.unlock();
+    try {
+      run_(batch);
+    } catch (...) {
+      // A store's own failure (not fn's: the store guards those) must
+      // not leave the lead taken and every later writer waiting.
+      for (Pending* p : batch) p->result = Error{ErrorCode::kInternal, "store: a write batch failed"};
+    }
+    for (Pending* p : batch) Observe(p->result);
+    // Answer this batch's writes now, not after the next batch: the async
+    // ones here, the waiting callers below.
+    for (Pending*& p : batch) {
+      if (!p->done_) continue;
+      std::unique_ptr<Pending> owned(p);
+      p = nullptr;
+      try {
+        owned->done_(std::move(owned->result));
+      } catch (...) {
+        // `done` must not throw; one that does loses only its own answer.
+      }
+    }
+    lock.lock();
+    for (Pending* p : batch) {
+      if (p == nullptr) continue;
+      p->done = true;
+      p->cv.notify_one();
+    }
+    if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
+  }
+
+  // The leader leaves: the lead goes to the oldest queued write's caller,
+  // or to the writer thread when that write is async; leading_ stays set
+  // meanwhile, so a caller arriving now queues instead of leading too.
+  void HandLead(std::unique_lock<std::mutex>&) {
+    if (queue_.empty()) {
+      leading_ = false;
+      if (stopping_) writerCv_.notify_one();  // Stop may be waiting for this
+    } else if (queue_.front()->done_) {
+      writerLeads_ = true;
+      writerCv_.notify_one();
+    } else {
+      queue_.front()->lead = true;
+      queue_.front()->cv.notify_one();
+    }
+  }
+
+  void WriterLoop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      writerCv_.wait(lock, [&] { return writerLeads_ || (stopping_ && !leading_); });
+      if (!writerLeads_) return;  // stopping, and nothing is left to lead
+      writerLeads_ = false;
+      // Leads until the queue is empty: a waiting Submit caller is answered
+      // here rather than woken to lead.
+      while (!queue_.empty()) RunOneBatch(lock);
+      HandLead(lock);
+    }
+  }
+
   Counter* transactionsCounter_ = nullptr;
   Counter* writesCounter_ = nullptr;
   Counter* unavailableCounter_ = nullptr;

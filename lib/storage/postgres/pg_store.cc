@@ -83,6 +83,7 @@ class PostgresStore final : public Store {
 
   Status Read(const std::function<Status(StoreReader&)>& fn) override;
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) override;
   bool Healthy() override;
   void WatchOtherWriters(std::function<void(const std::string& conversationId)> changed) override;
 
@@ -183,7 +184,11 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
   return std::unique_ptr<Store>(std::move(store));
 }
 
-PostgresStore::~PostgresStore() { WatchOtherWriters(nullptr); }
+PostgresStore::~PostgresStore() {
+  // The writes still queued commit while the pool is still open.
+  if (batcher_) batcher_->Stop();
+  WatchOtherWriters(nullptr);
+}
 
 Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
   // Only the writer holds the write lock that makes this sound.
@@ -266,6 +271,12 @@ Status PostgresStore::Write(const std::function<Status(StoreWriter&)>& fn) {
     return batcher_->RunAlone([&] { return RunAlone(fn); });
   }
   return batcher_->Submit(fn);
+}
+
+void PostgresStore::WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) {
+  // Inside this thread's Read or Write: as Write, on this thread.
+  if (FindHeld(true) != nullptr || FindHeld(false) != nullptr) return done(Write(fn));
+  batcher_->SubmitAsync(std::move(fn), std::move(done));
 }
 
 Status PostgresStore::RunFn(Connection& conn, const std::function<Status(StoreWriter&)>& fn,

@@ -110,9 +110,14 @@ class Checkpointer {
 class SqliteStore final : public Store {
  public:
   static Result<std::unique_ptr<Store>> Open(const SqliteOptions& options);
+  // The writes still queued commit before the connections close.
+  ~SqliteStore() override {
+    if (batcher_) batcher_->Stop();
+  }
 
   Status Read(const std::function<Status(StoreReader&)>& fn) override;
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
+  void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) override;
   bool Healthy() override;
   // On a file each reader has a connection of its own, and WAL lets it read
   // while the writer writes: it waits only when every pooled reader is
@@ -390,6 +395,13 @@ Status SqliteStore::Write(const std::function<Status(StoreWriter&)>& fn) {
     return st;
   }
   return batcher_->Submit(fn);
+}
+
+void SqliteStore::WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) {
+  // Inside this thread's Read or Write: as Write, on this thread (the rules
+  // there say why; a Write inside a Write is refused the same way).
+  if (FindHeld() != nullptr) return done(Write(fn));
+  batcher_->SubmitAsync(std::move(fn), std::move(done));
 }
 
 Status SqliteStore::BeginWrite(Connection& conn) {
