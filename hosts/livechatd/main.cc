@@ -428,6 +428,7 @@ void MakeAdapters(const livechatd::DaemonConfig& cfg, Parts& p) {
   livechat::RestOptions restOptions;
   restOptions.maxBodyBytes = cfg.maxBodyBytes;
   restOptions.secureCookies = cfg.secureCookies;
+  restOptions.answerSendsLater = true;  // the transport handles deferred answers
   for (const auto& text : cfg.trustedProxies) p.trustedProxies.push_back(*livechat::Cidr::Parse(text));
   restOptions.trustedProxies = p.trustedProxies;
   p.httpThreads = cfg.threads > 0 ? cfg.threads : livechatd::DefaultThreadCount();

@@ -37,6 +37,11 @@ struct RestOptions {
   std::string sessionCookieName = "lc_session";
   bool secureCookies = false;          // add `Secure` to the session cookie (behind TLS)
   EventStreamOptions eventStreams;
+  // A message send answers later (HttpResponse::deferred) with its write
+  // handed to the store's writer thread (IsHandedToWriter). Only for a host
+  // that handles `deferred` (livechatd does; AwaitReply waits for it).
+  // Off: every answer comes from Handle itself.
+  bool answerSendsLater = false;
 };
 
 // Thread-safe; holds no per-request state.
@@ -60,8 +65,9 @@ class RestApi {
   // handling waits on nothing but its own read and the in-process limits.
   static bool IsBoundedRead(const HttpRequest& req);
   // True for a message send (POST /chat/conversations/{id}/messages) with an
-  // API key and no Idempotency-Key: Handle checks it as far as its write and
-  // answers it later (HttpResponse::deferred), handing the write to the
+  // API key and no Idempotency-Key: with RestOptions::answerSendsLater,
+  // Handle checks it as far as its write and answers it later
+  // (HttpResponse::deferred), handing the write to the
   // store's writer thread (Store::WriteAsync). Until then its handling waits
   // on nothing but its key's read and the in-process limits.
   static bool IsHandedToWriter(const HttpRequest& req);

@@ -25,6 +25,10 @@ void ObservedStore::WriteAsync(std::function<Status(StoreWriter&)> fn, std::func
     std::size_t queued = 0;
   };
   auto seen = std::make_shared<Seen>();
+  {
+    std::lock_guard lock(handedOverMu_);
+    ++handedOver_;
+  }
   inner_.WriteAsync(
       [fn = std::move(fn), seen](StoreWriter& w) -> Status {
         Status out = fn(w);
@@ -34,8 +38,15 @@ void ObservedStore::WriteAsync(std::function<Status(StoreWriter&)> fn, std::func
       },
       [this, seen, done = std::move(done)](Status st) {
         if (st.ok()) Report(seen->written, seen->queued);
-        done(std::move(st));
+        if (done) done(std::move(st));
+        std::lock_guard lock(handedOverMu_);
+        if (--handedOver_ == 0) handedOverCv_.notify_all();
       });
+}
+
+void ObservedStore::AwaitWritesHandedOver() {
+  std::unique_lock lock(handedOverMu_);
+  handedOverCv_.wait(lock, [&] { return handedOver_ == 0; });
 }
 
 void ObservedStore::Report(const std::vector<std::string>& written, std::size_t queued) {

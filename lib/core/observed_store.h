@@ -6,8 +6,10 @@
 // wakes the dispatcher, whichever operation made it.
 #pragma once
 
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,10 @@ class ObservedStore final : public Store {
   Status Read(const std::function<Status(StoreReader&)>& fn) override { return inner_.Read(fn); }
   Status Write(const std::function<Status(StoreWriter&)>& fn) override;
   void WriteAsync(std::function<Status(StoreWriter&)> fn, std::function<void(Status)> done) override;
+  // Returns once every write handed over by WriteAsync has been answered:
+  // their answers run service code, so the services wait for them before
+  // they go (~ChatService).
+  void AwaitWritesHandedOver();
   bool Healthy() override { return inner_.Healthy(); }
   bool CanReadWithoutWaiting() const override { return inner_.CanReadWithoutWaiting(); }
 
@@ -34,6 +40,9 @@ class ObservedStore final : public Store {
   void Report(const std::vector<std::string>& written, std::size_t queued);
 
   Store& inner_;
+  std::mutex handedOverMu_;
+  std::condition_variable handedOverCv_;
+  int handedOver_ = 0;  // WriteAsync calls not yet answered
   std::function<void(const std::string&)> changed_;
   std::function<void()> queued_;
 };

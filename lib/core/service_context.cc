@@ -92,7 +92,11 @@ ChatService::ChatService(ServiceOptions options)
       idempotency_(*ctx_),
       legacy_(*ctx_, directory_) {}
 
-ChatService::~ChatService() = default;
+ChatService::~ChatService() {
+  // A send handed to the store's writer (SendMessageAsync) answers through
+  // the services: they stay until every such answer ran.
+  if (ctx_->observed) ctx_->observed->AwaitWritesHandedOver();
+}
 
 const Limits& ChatService::limits() const { return ctx_->limits(); }
 Clock& ChatService::clock() const { return *ctx_->clock; }

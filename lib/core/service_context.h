@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/observed_store.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {
@@ -41,7 +42,7 @@ struct ServiceContext {
   void SetConversationObserver(std::function<void(const std::string& conversationId)> observer);
 
   ServiceOptions options;
-  std::unique_ptr<Store> observed;
+  std::unique_ptr<ObservedStore> observed;
   Clock* clock;
   Random* random;
   ChannelSender* sender;

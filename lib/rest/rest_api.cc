@@ -377,7 +377,7 @@ HttpResponse RestApi::Impl::HandleChat(const HttpRequest& req, const std::option
       if (!principal.ok()) return rest::ErrorResponse(principal.error());
       // With an Idempotency-Key the answer is recorded as the request ends,
       // so it cannot come later.
-      const bool mayAnswerLater = !req.Header("idempotency-key");
+      const bool mayAnswerLater = options.answerSendsLater && !req.Header("idempotency-key");
       return rest::DispatchChat(
           service, *principal, req, *target, 0, options.maxBodyBytes,
           [&](const std::function<HttpResponse()>& run) { return Idempotent(*principal, req, run); }, &streams,

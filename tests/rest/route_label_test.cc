@@ -120,6 +120,15 @@ TEST_CASE("a message send answers later, with its route and rate headers; with a
   CHECK(replay.body == once.body);
   CHECK(f.MessageCount(c.id) == 3);
 
+  // A host that did not ask for later answers (RestOptions::answerSendsLater
+  // off) gets every answer from Handle itself.
+  RestApi plain(f.service(), RestOptions{});
+  HttpRequest direct = f.Request("POST", "/chat/conversations/" + c.id + "/messages", body);
+  HttpResponse now = plain.Handle(direct);
+  CHECK_FALSE(static_cast<bool>(now.deferred));
+  CHECK(now.status == 201);
+  CHECK(f.MessageCount(c.id) == 4);
+
   // Not handed over: another method, another route, no key.
   HttpRequest get = f.Request("GET", "/chat/conversations/" + c.id + "/messages");
   CHECK_FALSE(RestApi::IsHandedToWriter(get));

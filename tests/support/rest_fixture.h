@@ -174,6 +174,8 @@ class RestFixture {
     so.blobs = blobs;
     so.fileUrlSecret = "rest-fixture-file-secret";
     service_ = std::make_unique<ChatService>(so);
+    // Sends answer later, as in livechatd; Send waits (AwaitReply).
+    options.answerSendsLater = true;
     api_ = std::make_unique<RestApi>(*service_, std::move(options));
 
     shop = NewShop("Main store");

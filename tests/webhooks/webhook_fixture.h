@@ -111,7 +111,9 @@ class WebhookFixture {
     so.limits = RelaxedLimits();
     so.limits.webhookAttemptsKept = 1000;  // see the whole log unless a test says otherwise
     service_ = std::make_unique<ChatService>(so);
-    api_ = std::make_unique<RestApi>(*service_, RestOptions{});
+    RestOptions restOptions;
+    restOptions.answerSendsLater = true;  // as in livechatd; Send waits (AwaitReply)
+    api_ = std::make_unique<RestApi>(*service_, restOptions);
     ResetDispatcher();
 
     // Created on Pro (keys need it); SetPlan() moves the store later.

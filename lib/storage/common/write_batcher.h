@@ -34,6 +34,7 @@ class WriteBatcher {
     Status result = Status::Ok();
     // A write queued by SubmitAsync: it owns its fn, and `done` takes its
     // outcome instead of a waiting caller. Null for Submit's.
+    bool async = false;
     std::unique_ptr<WriteFn> ownedFn;
     Done done_;
     bool done = false;
@@ -87,9 +88,10 @@ class WriteBatcher {
   // thread that serves many clients can hand a write over and go on.
   void SubmitAsync(WriteFn fn, Done done) {
     auto p = std::make_unique<Pending>();
+    p->async = true;
     p->ownedFn = std::make_unique<WriteFn>(std::move(fn));
     p->fn = p->ownedFn.get();
-    p->done_ = std::move(done);
+    p->done_ = done ? std::move(done) : Done([](Status) {});
     std::unique_lock lock(mu_);
     if (stopping_) {
       lock.unlock();
@@ -160,7 +162,7 @@ class WriteBatcher {
     // Answer this batch's writes now, not after the next batch: the async
     // ones here, the waiting callers below.
     for (Pending*& p : batch) {
-      if (!p->done_) continue;
+      if (!p->async) continue;
       std::unique_ptr<Pending> owned(p);
       p = nullptr;
       try {
@@ -185,7 +187,7 @@ class WriteBatcher {
     if (queue_.empty()) {
       leading_ = false;
       if (stopping_) writerCv_.notify_one();  // Stop may be waiting for this
-    } else if (queue_.front()->done_) {
+    } else if (queue_.front()->async) {
       writerLeads_ = true;
       writerCv_.notify_one();
     } else {
