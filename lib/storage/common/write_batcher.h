@@ -159,6 +159,9 @@ class WriteBatcher {
       for (Pending* p : batch) p->result = Error{ErrorCode::kInternal, "store: a write batch failed"};
     }
     for (Pending* p : batch) Observe(p->result);
+    // Counted before anyone is answered: an answered caller reading the
+    // metrics finds its transaction there.
+    if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
     // Answer this batch's writes now, not after the next batch: the async
     // ones here, the waiting callers below.
     for (Pending*& p : batch) {
@@ -177,7 +180,6 @@ class WriteBatcher {
       p->done = true;
       p->cv.notify_one();
     }
-    if (transactionsCounter_ != nullptr) transactionsCounter_->Inc();
   }
 
   // The leader leaves: the lead goes to the oldest queued write's caller,
