@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "livechat/metrics.h"
@@ -312,6 +313,47 @@ TEST_CASE_TEMPLATE("group commit: writes handed over without waiting are answere
   // The first write, then the forty in batches of at most kMaxBatch (64):
   // one transaction after the first, since all queued while it ran.
   CHECK(Count(fx.metrics, metric::kStoreWriteTransactions) == txns0 + 2);
+}
+
+TEST_CASE_TEMPLATE("group commit: a handed-over write's answer that waits for a write is refused, not left waiting",
+                   Fx, FileBatchStore, MemoryBatchStore, PgBatchStore) {
+  Fx fx;
+  Store& s = *fx.store;
+  PutCountedConversation(s);
+  auto insert = [](std::string id) {
+    return [id](StoreWriter& w) -> Status {
+      Message m = MakeMessage(kShop, "c1", id, 1);
+      return w.InsertMessage(m);
+    };
+  };
+  // The batch that calls `done` still holds the lead: a Write waiting there
+  // would wait for itself, and every later write behind it.
+  std::promise<std::pair<Status, Status>> answered;
+  s.WriteAsync(insert("outer"), [&](Status st) {
+    Status inner = s.Write(insert("inner"));
+    answered.set_value({std::move(st), std::move(inner)});
+  });
+  auto outcome = answered.get_future();
+  REQUIRE(outcome.wait_for(std::chrono::seconds(20)) == std::future_status::ready);
+  auto [outer, inner] = outcome.get();
+  CHECK(outer.ok());
+  REQUIRE_FALSE(inner.ok());
+  CHECK(inner.error().code == ErrorCode::kInternal);
+  CHECK(inner.error().message == "store: a handed-over write's done callback may not wait for a write");
+  CHECK(HasMessage(s, "c1", "outer"));
+  CHECK_FALSE(HasMessage(s, "c1", "inner"));
+
+  // The store goes on: a write that waits commits, and a `done` may hand
+  // over another write, answered in its turn.
+  REQUIRE(s.Write(insert("after")).ok());
+  std::promise<Status> chained;
+  s.WriteAsync(insert("first"), [&](Status) { s.WriteAsync(insert("second"), [&](Status st) { chained.set_value(st); }); });
+  auto second = chained.get_future();
+  REQUIRE(second.wait_for(std::chrono::seconds(20)) == std::future_status::ready);
+  CHECK(second.get().ok());
+  CHECK(HasMessage(s, "c1", "after"));
+  CHECK(HasMessage(s, "c1", "first"));
+  CHECK(HasMessage(s, "c1", "second"));
 }
 
 TEST_CASE_TEMPLATE("group commit: handed-over and waiting writers together lose no update", Fx, FileBatchStore,

@@ -65,6 +65,10 @@ class WriteBatcher {
   // Queues fn, runs batches while this caller leads, and returns fn's
   // outcome once the transaction holding it committed or rolled back.
   Status Submit(const WriteFn& fn) {
+    // A `done` that waited for a write of this batcher would wait for
+    // itself: the batch that called it still holds the lead.
+    if (AnsweringOn() == this)
+      return Error{ErrorCode::kInternal, "store: a handed-over write's done callback may not wait for a write"};
     Pending me;
     me.fn = &fn;
     std::unique_lock lock(mu_);
@@ -83,9 +87,11 @@ class WriteBatcher {
   // Queues fn and returns at once; `done` gets fn's outcome once the
   // transaction holding it committed or rolled back, on the thread that ran
   // the batch (this batcher's writer thread, or a Submit caller leading
-  // then). `done` must not block and must not write: it holds up every write
-  // queued after it. The caller's thread never waits for the writer, so a
-  // thread that serves many clients can hand a write over and go on.
+  // then). `done` must not block: it holds up every write queued after it.
+  // It may hand over another write (WriteAsync); a write that waits (Write)
+  // is refused there with INTERNAL rather than waiting for itself. The
+  // caller's thread never waits for the writer, so a thread that serves many
+  // clients can hand a write over and go on.
   void SubmitAsync(WriteFn fn, Done done) {
     auto p = std::make_unique<Pending>();
     p->async = true;
@@ -168,11 +174,13 @@ class WriteBatcher {
       if (!p->async) continue;
       std::unique_ptr<Pending> owned(p);
       p = nullptr;
+      AnsweringOn() = this;
       try {
         owned->done_(std::move(owned->result));
       } catch (...) {
         // `done` must not throw; one that does loses only its own answer.
       }
+      AnsweringOn() = nullptr;
     }
     lock.lock();
     for (Pending* p : batch) {
@@ -209,6 +217,12 @@ class WriteBatcher {
       while (!queue_.empty()) RunOneBatch(lock);
       HandLead(lock);
     }
+  }
+
+  // The batcher whose `done` callback this thread is running, if any.
+  static const WriteBatcher*& AnsweringOn() {
+    thread_local const WriteBatcher* answering = nullptr;
+    return answering;
   }
 
   Counter* transactionsCounter_ = nullptr;
