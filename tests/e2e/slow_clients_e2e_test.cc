@@ -825,12 +825,13 @@ struct Site {
 // and per-key and per-IP request windows wide enough for a client that asks
 // all the time (the rate limits are not what is tested here). The normal
 // client's two requests are checked to answer 200 before any attack.
-void StartSite(Site& site, const e2e::TempDir& dir) {
+void StartSite(Site& site, const e2e::TempDir& dir, const std::vector<std::string>& extraFlags = {}) {
   const std::string db = dir.File("site.db");
   const Shop shop = MakeShop(db);
-  site.daemon = e2e::StartDaemon(dir, db,
-                                 {"--storefront-listen", "127.0.0.1:0", "--rate-limit-key", "100000000",
-                                  "--rate-limit-ip", "100000000"});
+  std::vector<std::string> flags = {"--storefront-listen", "127.0.0.1:0", "--rate-limit-key", "100000000",
+                                    "--rate-limit-ip", "100000000"};
+  flags.insert(flags.end(), extraFlags.begin(), extraFlags.end());
+  site.daemon = e2e::StartDaemon(dir, db, flags);
   site.apiPort = site.daemon.port;
   site.storefrontPort = PortOf(site.daemon, "storefront listening on ");
   site.adminPort = PortOf(site.daemon, "admin listener on ");
@@ -941,7 +942,16 @@ TEST_CASE("idle clients: 5,000 idle keep-alive connections per listener from 100
   RaiseFileLimit(2 * kPerListener + 1024);
   e2e::TempDir dir;
   Site site;
-  StartSite(site, dir);
+  // The optimized run keeps the default --keep-alive-timeout (5 s): the server
+  // closes the 5,000 together and the swarm reopens them together while the
+  // normal client is measured. Under the sanitizers a wave of 5,000 reopenings
+  // can outlast those 5 s (CI, 2026-11-28: 4,942 and 4,709 of 5,000 the most
+  // ever open at once), so the gauge could never show them all; that run keeps
+  // them open through the whole case instead. It is there to find memory
+  // errors under this load; the timeout itself is checked under the sanitizers
+  // too, by the --keep-alive-timeout case.
+  const bool sanitized = std::getenv("LIVECHAT_TEST_SANITIZED") != nullptr;
+  StartSite(site, dir, sanitized ? std::vector<std::string>{"--keep-alive-timeout", "60s"} : std::vector<std::string>{});
 
   std::vector<Swarm::Target> targets;
   for (int n = 0; n < kPerAddress; ++n)
@@ -951,8 +961,8 @@ TEST_CASE("idle clients: 5,000 idle keep-alive connections per listener from 100
       targets.push_back({source, site.storefrontPort, 1});
     }
   {
-    // The server closes each after --keep-alive-timeout (5 s); the attacker
-    // opens it again at once, and asks again.
+    // The server closes each after --keep-alive-timeout (5 s; 60 s under the
+    // sanitizers); the attacker opens it again at once, and asks again.
     Swarm swarm(Attack::kIdleKeepAlive, std::move(targets), 2, /*reopen=*/true);
     NormalClient api("api", site.apiPort, site.apiRequestTarget, site.apiHeaders);
     NormalClient storefront("storefront", site.storefrontPort, site.storefrontTarget, site.storefrontHeaders);
@@ -975,8 +985,7 @@ TEST_CASE("idle clients: 5,000 idle keep-alive connections per listener from 100
       CHECK(c.otherAnswers == 0);
     }
     // The 5,000 are closed together by the keep-alive timeout and reopened
-    // together, so the gauge dips in waves; under a sanitizer a wave of
-    // reopening lasts longer than 3 s. Wait through two whole cycles.
+    // together, so the gauge dips in waves. Wait through two whole cycles.
     for (const std::string listener : {"api", "storefront"}) {
       CAPTURE(listener);
       CHECK(AwaitMetric(site.adminPort, OpenConnections(listener), kPerListener, false, 12000ms) == kPerListener);
