@@ -39,8 +39,10 @@ cpu() { awk '{print $14+$15}' /proc/$1/stat; }
 one() {
   local label=$1 bin=$2
   # A copy per run, so a build's sends never change what the next one reads.
-  cp "$db" "$work/run.db"
+  # The WAL goes with it if the seed left one: the file alone may miss rows.
   rm -f "$work/run.db-wal" "$work/run.db-shm"
+  cp "$db" "$work/run.db"
+  if [ -f "$db-wal" ]; then cp "$db-wal" "$work/run.db-wal"; fi
   "$bin" --db "$work/run.db" --listen 127.0.0.1:$port --admin-listen 127.0.0.1:0 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 \
     --access-log off --threads 64 >"$work/d.out" 2>"$work/d.err" &
   local pid=$!
