@@ -49,6 +49,12 @@ TempDir::~TempDir() {
 }
 
 std::string HostBinary(std::string_view name) {
+  // LIVECHAT_TEST_HOSTS_DIR points the suite at another tree's hosts: the
+  // ThreadSanitizer stage runs its transport cases against a TSan livechatd
+  // from a test binary it did not have to build (scripts/test-sanitizers.sh).
+  if (const char* dir = std::getenv("LIVECHAT_TEST_HOSTS_DIR"); dir != nullptr && *dir != '\0') {
+    return std::string(dir) + "/" + std::string(name);
+  }
   return std::string(LIVECHAT_BINARY_DIR) + "/hosts/" + std::string(name);
 }
 

@@ -29,7 +29,8 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// Path of a host binary built next to the tests (LIVECHAT_BINARY_DIR/hosts/NAME).
+// Path of a host binary built next to the tests (LIVECHAT_BINARY_DIR/hosts/NAME),
+// or in $LIVECHAT_TEST_HOSTS_DIR when it is set.
 std::string HostBinary(std::string_view name);
 
 class ChildProcess {
