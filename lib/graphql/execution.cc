@@ -4,6 +4,8 @@
 // the field where it arose. Synchronous: fields run in document order.
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <memory>
 #include <unordered_map>
 
 #include "graphql/coercion.h"
@@ -181,12 +183,13 @@ class Executor {
       for (const ArgumentNode& a : nodes) {
         if (a.name == argDef.name) argNode = &a;  // keyMap: the last one
       }
-      const std::string typeStr = argDef.type.ToString();
+      // Only an error message needs the type's name.
+      const auto typeStr = [&argDef] { return argDef.type.ToString(); };
       if (argNode == nullptr) {
         if (argDef.defaultValue) {
           out.emplace_back(argDef.name, *argDef.defaultValue);
         } else if (argDef.type.IsNonNull()) {
-          return Located("Argument \"" + argDef.name + "\" of required type \"" + typeStr + "\" was not provided.",
+          return Located("Argument \"" + argDef.name + "\" of required type \"" + typeStr() + "\" was not provided.",
                          ownerLoc);
         }
         continue;
@@ -199,7 +202,7 @@ class Executor {
           if (argDef.defaultValue) {
             out.emplace_back(argDef.name, *argDef.defaultValue);
           } else if (argDef.type.IsNonNull()) {
-            return Located("Argument \"" + argDef.name + "\" of required type \"" + typeStr +
+            return Located("Argument \"" + argDef.name + "\" of required type \"" + typeStr() +
                                "\" was provided the variable \"$" + valueNode.text +
                                "\" which was not provided a runtime value.",
                            valueNode.loc);
@@ -209,7 +212,7 @@ class Executor {
         isNull = v->IsNull();
       }
       if (isNull && argDef.type.IsNonNull()) {
-        return Located("Argument \"" + argDef.name + "\" of non-null type \"" + typeStr + "\" must not be null.",
+        return Located("Argument \"" + argDef.name + "\" of non-null type \"" + typeStr() + "\" must not be null.",
                        valueNode.loc);
       }
       std::optional<Value> coerced = ValueFromAst(valueNode, argDef.type, &variables_);
@@ -377,19 +380,48 @@ class Executor {
                             nodes);
       }
     }
-    GroupedFields subFields;
+    const GroupedFields* subFields = nullptr;
+    if (std::optional<ResponseError> error = SubFields(runtimeType, nodes, subFields)) return error;
+    return ExecuteFields(runtimeType, result, *subFields, out);
+  }
+
+  // graphql-js collectSubfields, memoized per (runtime type, field nodes)
+  // as graphql-js memoizes it: the hundred items of a list share one
+  // collection instead of making one each. The result depends only on the
+  // document and the variables, both fixed for the execution. A returned
+  // collection stays in place until the executor ends (entries are never
+  // moved), so callers up the stack may hold it while deeper ones add more.
+  std::optional<ResponseError> SubFields(const NamedType* runtimeType, const FieldNodes& nodes,
+                                         const GroupedFields*& out) {
+    const auto key = std::make_pair(runtimeType, nodes.empty() ? nullptr : nodes[0]);
+    for (auto [it, end] = subFieldsIndex_.equal_range(key); it != end; ++it) {
+      if (it->second->nodes == nodes) {
+        out = &it->second->fields;
+        return std::nullopt;
+      }
+    }
+    auto memo = std::make_unique<SubFieldsMemo>();
+    memo->nodes = nodes;
     std::vector<std::string> visited;
     std::optional<DirectiveError> directiveError;
     for (const SelectionNode* node : nodes) {
       if (!node->selectionSet) continue;
-      if (!CollectFields(runtimeType, *node->selectionSet, subFields, visited, directiveError)) {
+      if (!CollectFields(runtimeType, *node->selectionSet, memo->fields, visited, directiveError)) {
         ResponseError e = FieldErrorAt(directiveError->message, nodes);
         e.locations = directiveError->locations;
         return e;
       }
     }
-    return ExecuteFields(runtimeType, result, subFields, out);
+    out = &memo->fields;
+    subFieldsIndex_.emplace(key, memo.get());
+    subFieldsMemo_.push_back(std::move(memo));
+    return std::nullopt;
   }
+
+  struct SubFieldsMemo {
+    FieldNodes nodes;
+    GroupedFields fields;
+  };
 
   const SchemaImpl& schema_;
   const DocumentAst& doc_;
@@ -398,6 +430,8 @@ class Executor {
   const std::type_info* contextType_;
   std::vector<PathElement> path_;
   std::vector<ResponseError> errors_;
+  std::vector<std::unique_ptr<SubFieldsMemo>> subFieldsMemo_;
+  std::multimap<std::pair<const NamedType*, const SelectionNode*>, const SubFieldsMemo*> subFieldsIndex_;
 };
 
 }  // namespace

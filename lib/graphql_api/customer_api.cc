@@ -61,6 +61,10 @@ FieldDef CustomerField(std::string name, std::string type, std::string descripti
 }
 
 Value CustomerValue(Customer c) { return Value::Host<Customer>(std::make_shared<const Customer>(std::move(c))); }
+// A page's customer, shared with the page rather than copied out of it.
+Value PageCustomerValue(const std::shared_ptr<const CustomerPage>& page, std::size_t i) {
+  return Value::Host<Customer>(std::shared_ptr<const Customer>(page, &page->items[i]));
+}
 
 const ApiContext& Ctx(const ResolveContext& ctx) { return *ctx.Context<ApiContext>(); }
 
@@ -200,18 +204,21 @@ Result<graphql::Schema> BuildCustomerSchema() {
       "A page of customers.",
       {
           FieldDef{"edges", "[CustomerEdge!]!", "The customers of this page, each with its cursor.", {},
-                   [page](const ResolveContext& ctx) -> FieldResult {
-                     const CustomerPage& p = page(ctx);
+                   [](const ResolveContext& ctx) -> FieldResult {
+                     const std::shared_ptr<const CustomerPage> p = ctx.source().HostShared<CustomerPage>();
                      Value::List edges;
-                     for (std::size_t i = 0; i < p.items.size(); ++i)
-                       edges.push_back(Value(Value::Object{{"cursor", Value(p.cursors[i])},
-                                                           {"node", CustomerValue(p.items[i])}}));
+                     edges.reserve(p->items.size());
+                     for (std::size_t i = 0; i < p->items.size(); ++i)
+                       edges.push_back(Value(Value::Object{{"cursor", Value(p->cursors[i])},
+                                                           {"node", PageCustomerValue(p, i)}}));
                      return Value(std::move(edges));
                    }},
           FieldDef{"nodes", "[Customer!]!", "The customers of this page.", {},
-                   [page](const ResolveContext& ctx) -> FieldResult {
+                   [](const ResolveContext& ctx) -> FieldResult {
+                     const std::shared_ptr<const CustomerPage> p = ctx.source().HostShared<CustomerPage>();
                      Value::List nodes;
-                     for (const auto& c : page(ctx).items) nodes.push_back(CustomerValue(c));
+                     nodes.reserve(p->items.size());
+                     for (std::size_t i = 0; i < p->items.size(); ++i) nodes.push_back(PageCustomerValue(p, i));
                      return Value(std::move(nodes));
                    }},
           FieldDef{"pageInfo", "PageInfo!", "Where this page is in the whole list.", {},

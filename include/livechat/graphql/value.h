@@ -97,6 +97,16 @@ class Value {
     return static_cast<const T*>(h->ptr.get());
   }
 
+  // The wrapped object with its shared ownership, or null like HostAs. A
+  // resolver hands out parts of it without copying them through
+  // std::shared_ptr's aliasing constructor: a page's items keep the page.
+  template <typename T>
+  std::shared_ptr<const T> HostShared() const {
+    const HostRef* h = std::get_if<HostRef>(&v_);
+    if (h == nullptr || *h->type != typeid(T)) return nullptr;
+    return std::shared_ptr<const T>(h->ptr, static_cast<const T*>(h->ptr.get()));
+  }
+
   // Object member by key, or nullptr (also when this is not an object).
   const Value* Find(std::string_view key) const;
   // Object: replaces the member `key` or appends it. Turns a null into an
