@@ -48,8 +48,11 @@ using GroupedFields = std::vector<std::pair<std::string, FieldNodes>>;
 // stays linear.
 class FieldGrouper {
  public:
+  // The index views the keys' text in the document (a field node's
+  // response name), never the copies in `fields`: those move when `fields`
+  // grows, and a view of a short (inline) string would then dangle.
   explicit FieldGrouper(GroupedFields& fields) : fields_(fields) {
-    for (std::size_t i = 0; i < fields_.size(); ++i) index_.emplace(fields_[i].first, i);
+    for (std::size_t i = 0; i < fields_.size(); ++i) index_.emplace(fields_[i].second[0]->ResponseName(), i);
   }
   void Add(const SelectionNode* sel) {
     const std::string& key = sel->ResponseName();

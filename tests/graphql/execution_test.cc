@@ -58,6 +58,16 @@ TEST_CASE("execution: connections, forward and backward") {
         R"({"data":{"customers":{"nodes":[],"pageInfo":{"startCursor":null,"endCursor":null}}}})");
 }
 
+TEST_CASE("execution: a field selected twice merges its sub-selections, first-seen order kept") {
+  Fixture f;
+  // The second `customers` adds fields after the first one's, then repeats
+  // one: merging must find `totalCount` again after the grouped fields grew
+  // (under ASan, an index into the moved entries read freed memory here).
+  CHECK(f.Customers("{ customers(first: 2) { totalCount } customers(first: 2) { edges { cursor } pageInfo { hasNextPage } "
+                    "nodes { id } totalCount edges { node { id } } } }") ==
+        R"({"data":{"customers":{"totalCount":5,"edges":[{"cursor":"c0","node":{"id":"cus_1"}},{"cursor":"c1","node":{"id":"cus_2"}}],"pageInfo":{"hasNextPage":true},"nodes":[{"id":"cus_1"},{"id":"cus_2"}]}}})");
+}
+
 TEST_CASE("execution: variables, defaults and coercion") {
   Fixture f;
   const std::string page = "query ($first: Int = 1, $after: String) { customers(first: $first, after: $after) { nodes { id } } }";
