@@ -11,3 +11,15 @@ request = function()
   n = n + 1
   return wrk.format("POST", "/chat/conversations/" .. convs[(n % #convs) + 1] .. "/messages", headers, body)
 end
+
+-- LC_SHOW_REFUSED=1: the first three refused requests' status and body on
+-- stderr (off by default: a response hook makes wrk keep every body).
+if os.getenv("LC_SHOW_REFUSED") then
+  local shown = 0
+  response = function(status, _, body)
+    if status >= 300 and shown < 3 then
+      shown = shown + 1
+      io.stderr:write("refused: " .. status .. " " .. body .. "\n")
+    end
+  end
+end

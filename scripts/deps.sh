@@ -8,7 +8,7 @@ LIVECHAT_PACKAGES=(
   build-essential cmake pkg-config
   libsqlite3-dev rapidjson-dev libsodium-dev libfmt-dev
   libcpp-httplib-dev libboost-dev libssl-dev zlib1g-dev libbrotli-dev
-  doctest-dev libpq-dev
+  doctest-dev libpq-dev libgoogle-perftools-dev
 )
 
 # Only the test suite needs these: python3 (the install test signs a vector

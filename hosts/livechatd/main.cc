@@ -2,6 +2,7 @@
 // (SQLite or PostgreSQL), the adapters behind the HTTP listeners
 // (http_server.h), the webhook dispatcher on its own threads, graceful stop
 // on SIGTERM/SIGINT.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -299,6 +300,23 @@ struct Parts {
   }
 };
 
+// The library whose malloc this process calls, as the dynamic linker bound
+// it: the allocator in effect, whatever the build meant to link. "tcmalloc",
+// "glibc", or "built-in" (a sanitizer's, linked into the binary itself).
+std::string AllocatorInEffect() {
+  Dl_info info{};
+  Dl_info self{};
+  void* (*fn)(std::size_t) = &malloc;
+  if (dladdr(reinterpret_cast<void*>(fn), &info) == 0 || info.dli_fname == nullptr) return "unknown";
+  if (dladdr(reinterpret_cast<void*>(&AllocatorInEffect), &self) != 0 && self.dli_fbase == info.dli_fbase)
+    return "built-in";
+  std::string file = info.dli_fname;
+  file = file.substr(file.find_last_of('/') + 1);
+  if (file.find("tcmalloc") != std::string::npos) return "tcmalloc";
+  if (file.rfind("libc.so", 0) == 0) return "glibc";
+  return file;
+}
+
 // Each step below returns what stops the start, as the line to print, or
 // nothing. The webhook transport, the store and the uploaded files' directory.
 std::optional<std::string> OpenStorage(const livechatd::DaemonConfig& cfg, Parts& p) {
@@ -318,6 +336,7 @@ std::optional<std::string> OpenStorage(const livechatd::DaemonConfig& cfg, Parts
     return "cannot open database " + livechat::DescribeDatabase(cfg.dbPath) + ": " + opened.error().message;
   p.store = std::move(opened).value();
   std::fprintf(stderr, "livechatd: database %s\n", livechat::DescribeDatabase(cfg.dbPath).c_str());
+  std::fprintf(stderr, "livechatd: allocator %s\n", AllocatorInEffect().c_str());
 
   p.filesDir = cfg.filesDir.empty() ? cfg.dbPath + ".files" : cfg.filesDir;
   auto blobsOpened = livechat::OpenLocalDirBlobStore(p.filesDir);

@@ -78,6 +78,10 @@ TEST_CASE("livechatctl builds a store; livechatd serves it over HTTP; SIGTERM ex
   const std::string customerUuid = Str(conv, "customerUuid");
 
   Daemon daemon = StartDaemon(dir, db, {"--max-body", "4096"});
+  // The allocator the build linked is the one malloc calls reach (a linker
+  // that drops an unreferenced library would leave glibc's in place).
+  CHECK(Slurp(daemon.stderrPath).find(std::string("livechatd: allocator ") + LIVECHAT_EXPECTED_ALLOCATOR + "\n") !=
+        std::string::npos);
   {
     httplib::Client cli = MakeClient(daemon.port);
     const httplib::Headers auth = {{"X-Api-Key", apiKey}};
