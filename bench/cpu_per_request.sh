@@ -76,11 +76,13 @@ one() {
     local c0 c1 n
     c0=$(cpu $pid)
     local out
-    out=$(LC_SHOW_REFUSED=1 wrk -t1 -c"$conns" -d4s -s "$script" "$url" 2>&1)
+    # SHOW_REFUSED=1: the sends print the first refused requests (a response
+    # hook, which costs wrk time: off unless asked for).
+    out=$(LC_SHOW_REFUSED=${SHOW_REFUSED:-} wrk -t1 -c"$conns" -d4s -s "$script" "$url" 2>&1)
     c1=$(cpu $pid)
     n=$(awk '/requests in/{print $1}' <<<"$out")
     # A refused request costs less than a served one: a run with any is void.
-    if grep -q "Non-2xx" <<<"$out"; then echo "$label $what: $(grep -E 'Non-2xx|^refused' <<<"$out")" >&2; kill $pid; exit 1; fi
+    if grep -q "Non-2xx" <<<"$out"; then echo "$label $what: $(grep -E 'Non-2xx|^refused' <<<"$out") (SHOW_REFUSED=1 shows why)" >&2; kill $pid; exit 1; fi
     python3 -c "print('%-6s %-8s requests %7d (%6d/s)  cpu %5.2f s  %6.1f us/request' % ('$label','$what',$n,$n/4,($c1-$c0)/$tck,($c1-$c0)/$tck*1e6/$n))"
   done
   kill $pid; wait $pid 2>/dev/null || true

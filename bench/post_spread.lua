@@ -14,7 +14,7 @@ end
 
 -- LC_SHOW_REFUSED=1: the first three refused requests' status and body on
 -- stderr (off by default: a response hook makes wrk keep every body).
-if os.getenv("LC_SHOW_REFUSED") then
+if (os.getenv("LC_SHOW_REFUSED") or "") ~= "" then
   local shown = 0
   response = function(status, _, body)
     if status >= 300 and shown < 3 then
