@@ -3,6 +3,7 @@
 // versions, nesting, and its choices where store.h leaves room.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -565,6 +566,90 @@ TEST_CASE("sqlite: a reader holding its snapshot long does not hold every commit
   // and one comes every 30 pages). Without the cut wait and the spacing,
   // every commit past the bound waits 5 s: several minutes.
   CHECK(took < std::chrono::seconds(20));
+}
+
+TEST_CASE("sqlite: livechat_bm25 scores every catalog row exactly as FTS5's bm25") {
+  // The catalog search ranks with livechat_bm25 so that the scope and
+  // parent phrases' rows are not counted; it must not change one score.
+  TempDir dir;
+  const std::string path = dir.File("rank.db");
+  {
+    auto s = OpenOrFail(SqliteOptions{path, 1, 5000});
+    const std::vector<std::string> words = {"merino", "wool", "sweater", "navy", "linen", "shirt"};
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop(kShop)));
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-b")));
+      std::uint32_t seed = 7;
+      auto pick = [&] {
+        seed = seed * 1103515245u + 12345u;
+        return words[(seed >> 16) % words.size()];
+      };
+      for (int i = 0; i < 40; ++i) {
+        // Titles and bodies of different words and lengths, so the rows'
+        // scores differ; a second store and kind share the words, so the
+        // words' row counts are not the scope's.
+        std::string title = pick() + " " + pick();
+        std::string body;
+        for (int k = 0; k <= i % 7; ++k) body += pick() + " filler ";
+        const std::string shop = i % 4 == 3 ? "shop-b" : kShop;
+        CatalogItem product{shop, "product", "p" + std::to_string(i), "", title, body, "{}", 1};
+        LC_RETURN_IF_ERROR(w.PutCatalogItem(product, {}));
+        CatalogItem faq{shop, "product_faq", "f" + std::to_string(i), "p" + std::to_string(i % 3), title + " care",
+                        body + " wash", "{}", 1};
+        LC_RETURN_IF_ERROR(w.PutCatalogItem(faq, {}));
+      }
+      return Status::Ok();
+    });
+  }
+  auto opened = sqlite::Connection::Open(path, sqlite::Connection::Mode::kReadOnly, 5000, nullptr);
+  REQUIRE(opened.ok());
+  sqlite::Connection& c = **opened;
+  // The scope and parent tokens as the store wrote them.
+  auto tokens = [&](const char* sql) {
+    auto st = c.Prepare(sql);
+    REQUIRE(st.ok());
+    REQUIRE(Value(st->Step()));
+    return std::make_pair(st->Text(0), st->Text(1));
+  };
+  const auto [productScope, noParent] = tokens("SELECT scope, parent FROM catalog_fts WHERE title LIKE 'merino%' LIMIT 1");
+  const auto [faqScope, parent] = tokens("SELECT scope, parent FROM catalog_fts WHERE body LIKE '%wash' LIMIT 1");
+  (void)noParent;
+  struct Case {
+    std::string match;
+    int filters;
+  };
+  const std::vector<Case> cases = {
+      {"scope : " + productScope + " AND {title body} : (\"merino\" AND \"sweater\")", 1},
+      {"scope : " + productScope + " AND {title body} : (\"merino\" OR \"navy\" OR \"shirt\")", 1},
+      {"scope : " + productScope + " AND {title body} : (\"wool\")", 1},
+      {"scope : " + faqScope + " AND parent : " + parent + " AND {title body} : (\"linen\" OR \"care\")", 2},
+  };
+  static const char* sql =
+      "SELECT rowid, bm25(catalog_fts, 0.0, 0.0, 10.0, 1.0), livechat_bm25(catalog_fts, ?2, 0.0, 0.0, 10.0, 1.0), "
+      "livechat_bm25(catalog_fts, 0, 0.0, 0.0, 10.0, 1.0) FROM catalog_fts WHERE catalog_fts MATCH ?1 ORDER BY rowid";
+  for (const auto& k : cases) {
+    CAPTURE(k.match);
+    auto st = c.Prepare(sql);
+    REQUIRE(st.ok());
+    st->Add(k.match).Add(k.filters);
+    int rows = 0;
+    std::vector<double> scores;
+    while (Value(st->Step())) {
+      ++rows;
+      const double bm25 = st->Double(1);
+      CHECK(st->Double(2) == bm25);  // exact: the same arithmetic, term by term
+      CHECK(st->Double(3) == bm25);  // counting every phrase gives the same
+      CHECK(bm25 < 0);
+      scores.push_back(bm25);
+    }
+    REQUIRE(rows >= 2);
+    std::sort(scores.begin(), scores.end());
+    CHECK(scores.front() < scores.back());  // the rows are ranked, not tied
+  }
+  // A wrong call is an error, not a score.
+  auto bad = c.Prepare("SELECT livechat_bm25(catalog_fts) FROM catalog_fts WHERE catalog_fts MATCH 'merino'");
+  REQUIRE(bad.ok());
+  CHECK_FALSE(bad->Step().ok());
 }
 
 }  // namespace

@@ -98,15 +98,18 @@ Result<std::vector<CatalogHit>> SqliteQueries::Search(const std::string& shopId,
   // The FTS table ranks and limits on its own (bm25 weights: scope and
   // parent 0, title 10, body 1), so only the top rows are joined back to their records; the
   // join re-checks shop and kind on the record itself, so a token collision
-  // could never leak one.
+  // could never leak one. livechat_bm25 is bm25 that does not count the
+  // rows of the match's leading scope (and parent) phrases, ?5 of them
+  // (sqlite_connection.cc).
   static const std::string sql =
       "SELECT i.shop_id, i.kind, i.id, i.parent_id, i.title, i.body, i.data_json, i.updated_at, f.score "
-      "FROM (SELECT rowid, bm25(catalog_fts, 0.0, 0.0, 10.0, 1.0) AS score FROM catalog_fts "
+      "FROM (SELECT rowid, livechat_bm25(catalog_fts, ?5, 0.0, 0.0, 10.0, 1.0) AS score FROM catalog_fts "
       "      WHERE catalog_fts MATCH ?1 ORDER BY score LIMIT ?2) f "
       "JOIN catalog_items i ON i.rowid = f.rowid WHERE i.shop_id = ?3 AND i.kind = ?4 ORDER BY f.score, i.id";
+  const int filters = parentId.empty() ? 1 : 2;
   auto run = [&](const std::string& match, int n) -> Status {
     LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-    st.Add(match).Add(n).Add(shopId).Add(kind);
+    st.Add(match).Add(n).Add(shopId).Add(kind).Add(filters);
     for (;;) {
       LC_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
