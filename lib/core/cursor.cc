@@ -28,25 +28,27 @@ std::optional<std::int64_t> ParseInt(std::string_view s) {
 }  // namespace
 
 std::string Base64UrlEncode(std::string_view in) {
-  std::string out;
+  // Sized once (no padding: 4 characters per 3 bytes, 2 or 3 for the rest).
+  std::string out((in.size() / 3) * 4 + (in.size() % 3 == 0 ? 0 : in.size() % 3 + 1), '\0');
+  char* p = out.data();
   std::size_t i = 0;
   auto byte = [&](std::size_t k) { return static_cast<unsigned char>(in[k]); };
   for (; i + 2 < in.size(); i += 3) {
     unsigned v = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
+    *p++ = kAlphabet[(v >> 18) & 63];
+    *p++ = kAlphabet[(v >> 12) & 63];
+    *p++ = kAlphabet[(v >> 6) & 63];
+    *p++ = kAlphabet[v & 63];
   }
   if (in.size() - i == 1) {
     unsigned v = byte(i) << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
+    *p++ = kAlphabet[(v >> 18) & 63];
+    *p++ = kAlphabet[(v >> 12) & 63];
   } else if (in.size() - i == 2) {
     unsigned v = (byte(i) << 16) | (byte(i + 1) << 8);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
+    *p++ = kAlphabet[(v >> 18) & 63];
+    *p++ = kAlphabet[(v >> 12) & 63];
+    *p++ = kAlphabet[(v >> 6) & 63];
   }
   return out;
 }

@@ -207,6 +207,23 @@ FieldResult SerializeLeaf(const NamedType& type, const Value& value) {
   return r;
 }
 
+bool SerializesAsItself(const NamedType& type, const Value& value) {
+  if (type.kind == TypeKind::kEnum) return value.IsString() && type.FindEnumValue(value.AsString()) != nullptr;
+  switch (type.builtin) {
+    case BuiltinScalar::kString:
+    case BuiltinScalar::kId:
+      return value.IsString();
+    case BuiltinScalar::kInt:
+      return value.IsInt();
+    case BuiltinScalar::kBoolean:
+      return value.IsBool();
+    case BuiltinScalar::kFloat:  // an Int becomes a Float: not itself
+    case BuiltinScalar::kNone:   // a custom scalar's serialize decides
+      return false;
+  }
+  return false;
+}
+
 FieldResult ParseLeafValue(const NamedType& type, const Value& value) {
   if (type.kind == TypeKind::kEnum) {
     if (!value.IsString()) {

@@ -19,6 +19,11 @@ std::string Inspect(const Value& value);
 
 // A leaf type's serialize: the response value, or the error message.
 FieldResult SerializeLeaf(const NamedType& type, const Value& value);
+// True when SerializeLeaf(type, value) is `value` itself, unchanged: a
+// String or ID that is a string, an Int an int, a Boolean a bool, an enum
+// value named by a string. The executor then moves the resolver's value
+// into the response instead of copying it.
+bool SerializesAsItself(const NamedType& type, const Value& value);
 // A leaf type's parseValue (a variable's value).
 FieldResult ParseLeafValue(const NamedType& type, const Value& value);
 // A leaf type's parseLiteral. `variables` may be null.

@@ -301,9 +301,11 @@ class Executor {
   }
 
   // graphql-js completeValue. Returns an error for the caller to handle
-  // (located at the current path).
+  // (located at the current path). `result` is the resolver's value, the
+  // caller's to give up: leaves that serialize as themselves are moved out
+  // of it.
   std::optional<ResponseError> CompleteValue(const TypeRef& type, const NamedType* parentType, const Field& fieldDef,
-                                             const FieldNodes& nodes, const Value& result, Value& out) {
+                                             const FieldNodes& nodes, Value& result, Value& out) {
     if (type.IsNonNull()) {
       std::optional<ResponseError> error = CompleteValue(type.OfType(), parentType, fieldDef, nodes, result, out);
       if (error) return error;
@@ -324,7 +326,7 @@ class Executor {
                             nodes);
       }
       const TypeRef itemType = type.OfType();
-      const Value::List& items = result.AsList();
+      Value::List& items = result.AsList();
       Value::List completed;
       completed.reserve(items.size());
       for (std::size_t i = 0; i < items.size(); ++i) {
@@ -341,6 +343,10 @@ class Executor {
     }
     const NamedType& named = *type.named;
     if (named.IsLeaf()) {
+      if (SerializesAsItself(named, result)) {
+        out = std::move(result);
+        return std::nullopt;
+      }
       FieldResult serialized = SerializeLeaf(named, result);
       if (!serialized.ok()) return FieldErrorAt(serialized.error().message, nodes, serialized.error().code);
       if (serialized.value().IsNull()) {

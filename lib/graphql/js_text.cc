@@ -29,8 +29,12 @@ std::size_t Utf16Length(std::string_view s) {
 void AppendJsonQuoted(std::string& out, std::string_view s) {
   // A response must be valid UTF-8 even when a message quotes ill-formed
   // input or a resolver returns it: each bad byte becomes U+FFFD.
+  // ASCII is valid UTF-8: most strings are checked a byte at a time,
+  // without decoding.
+  std::size_t ascii = 0;
+  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
   bool valid = true;
-  for (std::size_t i = 0; i < s.size() && valid;) {
+  for (std::size_t i = ascii; i < s.size() && valid;) {
     std::uint32_t cp = 0;
     const std::size_t n = DecodeUtf8(s, i, cp);
     valid = n != 0;

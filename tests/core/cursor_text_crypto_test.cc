@@ -22,6 +22,11 @@ TEST_CASE("base64url round-trips every length and rejects foreign characters") {
     CHECK(*dec == s);
   }
   CHECK(Base64UrlEncode("abc") == "YWJj");
+  CHECK(Base64UrlEncode("") == "");
+  CHECK(Base64UrlEncode("a") == "YQ");
+  CHECK(Base64UrlEncode("ab") == "YWI");
+  CHECK(Base64UrlEncode("abcd") == "YWJjZA");
+  CHECK(Base64UrlEncode("abcde") == "YWJjZGU");
   CHECK_FALSE(Base64UrlDecode("YW+j").has_value());
   CHECK_FALSE(Base64UrlDecode("Y").has_value());
 }

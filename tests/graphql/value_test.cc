@@ -134,3 +134,47 @@ TEST_CASE("Inspect formats values like graphql-js inspect") {
   CHECK(Inspect(*ParseJson("[1,2,3,4,5,6,7,8,9,10,11,12]")) == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... 2 more items]");
   CHECK(Inspect(*ParseJson("[[[1]]]")) == "[[[Array]]]");
 }
+
+TEST_CASE("SerializesAsItself holds exactly where SerializeLeaf returns the value unchanged") {
+  using namespace livechat::graphql::internal;
+  auto scalar = [](BuiltinScalar b) {
+    NamedType t;
+    t.kind = TypeKind::kScalar;
+    t.builtin = b;
+    return t;
+  };
+  NamedType color;
+  color.kind = TypeKind::kEnum;
+  color.enumValues.push_back(EnumValue{"RED", {}, {}});
+  NamedType custom = scalar(BuiltinScalar::kNone);
+  custom.serialize = [](const Value& v) -> FieldResult { return v; };
+  const std::vector<NamedType> types = {scalar(BuiltinScalar::kString), scalar(BuiltinScalar::kId),
+                                        scalar(BuiltinScalar::kInt),    scalar(BuiltinScalar::kFloat),
+                                        scalar(BuiltinScalar::kBoolean), color, custom};
+  const std::vector<Value> values = {Value("RED"), Value("x"), Value(3), Value(2.5), Value(true),
+                                     Value::Enum("RED"), Value(4.0)};
+  int itself = 0;
+  for (const NamedType& t : types) {
+    for (const Value& v : values) {
+      CAPTURE(Inspect(v));
+      FieldResult r = SerializeLeaf(t, v);
+      const bool unchanged = r.ok() && r.value() == v && r.value().kind() == v.kind();
+      if (SerializesAsItself(t, v)) {
+        ++itself;
+        CHECK(unchanged);
+      }
+    }
+  }
+  // String and ID: two strings each; Int: 3; Boolean: true; the enum: "RED" as a string.
+  CHECK(itself == 7);
+  CHECK_FALSE(SerializesAsItself(scalar(BuiltinScalar::kFloat), Value(2.5)));  // left to SerializeLeaf
+  CHECK_FALSE(SerializesAsItself(custom, Value("x")));                        // the scalar's own serialize
+  CHECK_FALSE(SerializesAsItself(color, Value::Enum("RED")));                 // an Enum becomes a String
+  CHECK_FALSE(SerializesAsItself(color, Value("BLUE")));
+  // What a response writes: valid UTF-8, ASCII as it is.
+  std::string out;
+  AppendJsonQuoted(out, "plain ascii");
+  AppendJsonQuoted(out, "ab\xff");
+  AppendJsonQuoted(out, "caf\xc3\xa9");
+  CHECK(out == "\"plain ascii\"\"ab\xef\xbf\xbd\"\"caf\xc3\xa9\"");
+}
