@@ -122,12 +122,18 @@ void LivechatBm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
       double idf = std::log((static_cast<double>(rows - hits) + 0.5) / (static_cast<double>(hits) + 0.5));
       fresh->idf[static_cast<std::size_t>(i)] = idf <= 0.0 ? 1e-6 : idf;
     }
-    if (rc == SQLITE_OK) rc = api->xSetAuxdata(fts, fresh.get(), [](void* d) { delete static_cast<Bm25Data*>(d); });
     if (rc != SQLITE_OK) {
       sqlite3_result_error_code(out, rc);
       return;
     }
+    // Owned by the cursor from here on: xSetAuxdata deletes it itself when
+    // it fails.
     data = fresh.release();
+    rc = api->xSetAuxdata(fts, data, [](void* d) { delete static_cast<Bm25Data*>(d); });
+    if (rc != SQLITE_OK) {
+      sqlite3_result_error_code(out, rc);
+      return;
+    }
   }
   std::vector<double> freq(data->idf.size(), 0.0);
   int instances = 0, length = 0;
