@@ -15,6 +15,8 @@ namespace internal {
 std::vector<std::string> RootFields(const PreparedState& prepared);
 std::int64_t Cost(const PreparedState& prepared, const std::function<FieldWeight(const WeighedField&)>& weigh);
 ExecutionResult RunPrepared(const PreparedState& prepared, const void* context, const std::type_info* contextType);
+ExecutionResult RunPreparedToJson(const PreparedState& prepared, const void* context,
+                                  const std::type_info* contextType);
 }  // namespace internal
 
 namespace {
@@ -188,6 +190,11 @@ ExecutionResult ExecutePrepared(const PreparedOperation& operation, const void* 
   return internal::RunPrepared(operation.state(), context, contextType);
 }
 
+ExecutionResult ExecutePreparedToJson(const PreparedOperation& operation, const void* context,
+                                      const std::type_info* contextType) {
+  return internal::RunPreparedToJson(operation.state(), context, contextType);
+}
+
 ExecutionResult ExecuteRequest(const Schema& schema, const Request& request, const void* context,
                                const std::type_info* contextType, const Limits& limits) {
   ExecutionResult result;
@@ -212,7 +219,10 @@ std::string ExecutionResult::ToJson() const {
   bool first = true;
   if (hasData) {
     out += "\"data\":";
-    data.AppendJson(out);
+    if (dataJson)
+      out += *dataJson;
+    else
+      data.AppendJson(out);
     first = false;
   }
   if (!errors.empty()) {

@@ -10,6 +10,7 @@
 
 #include "graphql/coercion.h"
 #include "graphql/execution_internal.h"
+#include "graphql/js_text.h"
 #include "graphql/parser.h"
 #include "livechat/graphql/engine.h"
 
@@ -77,6 +78,82 @@ struct DirectiveError {
   std::vector<Location> locations;  // of the offending argument value or directive
 };
 
+// Where a completed value goes. TreeSlot builds the engine's Value (what
+// ExecutePrepared returns); JsonSlot writes the value's JSON text straight
+// into a response buffer, as Value::AppendJson would write the same tree,
+// so a transport builds no tree it only serializes. Completion is written
+// once, over either (Executor::CompleteValue<Slot>): an error that nulls a
+// position nulls it in both, a JsonSlot by cutting what it wrote back to
+// where the value began.
+class TreeSlot {
+ public:
+  explicit TreeSlot(Value& v) : v_(&v) {}
+  void SetNull() { *v_ = Value(); }
+  bool IsNull() const { return v_->IsNull(); }
+  void SetLeaf(Value&& v) { *v_ = std::move(v); }
+  // Members and items are placed before they are completed; the reserve
+  // keeps each in place (there are at most `n`).
+  void BeginObject(std::size_t n) {
+    *v_ = Value(Value::Object{});
+    v_->AsObject().reserve(n);
+  }
+  TreeSlot Member(const std::string& key) {
+    Value::Object& o = v_->AsObject();
+    o.emplace_back(key, Value());
+    return TreeSlot(o.back().second);
+  }
+  void EndObject() {}
+  void BeginList(std::size_t n) {
+    *v_ = Value(Value::List{});
+    v_->AsList().reserve(n);
+  }
+  TreeSlot Item() {
+    Value::List& l = v_->AsList();
+    l.emplace_back();
+    return TreeSlot(l.back());
+  }
+  void EndList() {}
+
+ private:
+  Value* v_;
+};
+
+class JsonSlot {
+ public:
+  explicit JsonSlot(std::string& out) : out_(&out), begin_(out.size()) {}
+  void SetNull() {
+    out_->resize(begin_);
+    out_->append("null");
+    null_ = true;
+  }
+  // Null as a TreeSlot's value would be: set null, not a leaf whose JSON
+  // happens to read null (a non-finite Float).
+  bool IsNull() const { return null_; }
+  void SetLeaf(Value&& v) {
+    null_ = v.IsNull();
+    v.AppendJson(*out_);
+  }
+  void BeginObject(std::size_t) { out_->push_back('{'); }
+  JsonSlot Member(const std::string& key) {
+    if (out_->back() != '{') out_->push_back(',');
+    AppendJsonQuoted(*out_, key);
+    out_->push_back(':');
+    return JsonSlot(*out_);
+  }
+  void EndObject() { out_->push_back('}'); }
+  void BeginList(std::size_t) { out_->push_back('['); }
+  JsonSlot Item() {
+    if (out_->back() != '[') out_->push_back(',');
+    return JsonSlot(*out_);
+  }
+  void EndList() { out_->push_back(']'); }
+
+ private:
+  std::string* out_;
+  std::size_t begin_;  // where this slot's value starts in out_
+  bool null_ = false;
+};
+
 class Executor {
  public:
   Executor(const PreparedState& prepared, const void* context, const std::type_info* contextType)
@@ -98,15 +175,25 @@ class Executor {
       return result;  // data null
     }
     Value root;
-    Value data;
-    if (std::optional<ResponseError> error = ExecuteFields(schema_.queryType, root, fields, data)) {
-      errors_.push_back(std::move(*error));
-      data = Value();
+    if (json_ != nullptr) {
+      JsonSlot data(*json_);
+      if (std::optional<ResponseError> error = ExecuteFields(schema_.queryType, root, fields, data)) {
+        errors_.push_back(std::move(*error));
+        data.SetNull();
+      }
+    } else {
+      TreeSlot data(result.data);
+      if (std::optional<ResponseError> error = ExecuteFields(schema_.queryType, root, fields, data)) {
+        errors_.push_back(std::move(*error));
+        data.SetNull();
+      }
     }
-    result.data = std::move(data);
     result.errors = std::move(errors_);
     return result;
   }
+
+  // Run writes `data` as JSON into `out` instead of building result.data.
+  void WriteDataTo(std::string& out) { json_ = &out; }
 
   // graphql-js collectFields for a runtime object type. False on a
   // directive argument error.
@@ -243,35 +330,38 @@ class Executor {
   }
 
   // Executes the grouped fields on `source` into the object `out`. Returns
-  // the error to propagate when a non-null field failed (out is then moot).
+  // the error to propagate when a non-null field failed (out is then moot:
+  // the caller nulls it).
+  template <typename Slot>
   std::optional<ResponseError> ExecuteFields(const NamedType* parentType, const Value& source,
-                                             const GroupedFields& fields, Value& out) {
-    out = Value(Value::Object{});
-    out.AsObject().reserve(fields.size());
+                                             const GroupedFields& fields, Slot& out) {
+    out.BeginObject(fields.size());
     for (const auto& [responseName, nodes] : fields) {
       const Field* fieldDef = schema_.FieldDef(parentType, nodes[0]->name);
       if (fieldDef == nullptr) continue;  // graphql-js leaves unknown fields out
       path_.emplace_back(responseName);
-      Value completed;
+      Slot completed = out.Member(responseName);
       std::optional<ResponseError> propagate = ExecuteField(parentType, *fieldDef, source, nodes, completed);
       path_.pop_back();
       if (propagate) return propagate;
-      out.AsObject().emplace_back(responseName, std::move(completed));
     }
+    out.EndObject();
     return std::nullopt;
   }
 
   // graphql-js handleFieldError: a non-null position propagates the error to
   // its parent; a nullable one records it and becomes null.
-  std::optional<ResponseError> HandleFieldError(ResponseError error, const TypeRef& type, Value& out) {
+  template <typename Slot>
+  std::optional<ResponseError> HandleFieldError(ResponseError error, const TypeRef& type, Slot& out) {
     if (type.IsNonNull()) return error;
     errors_.push_back(std::move(error));
-    out = Value();
+    out.SetNull();
     return std::nullopt;
   }
 
+  template <typename Slot>
   std::optional<ResponseError> ExecuteField(const NamedType* parentType, const Field& fieldDef, const Value& source,
-                                            const FieldNodes& nodes, Value& out) {
+                                            const FieldNodes& nodes, Slot& out) {
     Value::Object args;
     if (std::optional<ResponseError> argError = CoerceArguments(fieldDef.args, nodes[0]->args, nodes[0]->loc, args)) {
       argError->path = path_;
@@ -304,8 +394,9 @@ class Executor {
   // (located at the current path). `result` is the resolver's value, the
   // caller's to give up: leaves that serialize as themselves are moved out
   // of it.
+  template <typename Slot>
   std::optional<ResponseError> CompleteValue(const TypeRef& type, const NamedType* parentType, const Field& fieldDef,
-                                             const FieldNodes& nodes, Value& result, Value& out) {
+                                             const FieldNodes& nodes, Value& result, Slot& out) {
     if (type.IsNonNull()) {
       std::optional<ResponseError> error = CompleteValue(type.OfType(), parentType, fieldDef, nodes, result, out);
       if (error) return error;
@@ -316,7 +407,7 @@ class Executor {
       return std::nullopt;
     }
     if (result.IsNull()) {
-      out = Value();
+      out.SetNull();
       return std::nullopt;
     }
     if (type.IsList()) {
@@ -327,24 +418,22 @@ class Executor {
       }
       const TypeRef itemType = type.OfType();
       Value::List& items = result.AsList();
-      Value::List completed;
-      completed.reserve(items.size());
+      out.BeginList(items.size());
       for (std::size_t i = 0; i < items.size(); ++i) {
         path_.emplace_back(static_cast<int>(i));
-        Value item;
+        Slot item = out.Item();
         std::optional<ResponseError> error = CompleteValue(itemType, parentType, fieldDef, nodes, items[i], item);
         if (error) error = HandleFieldError(std::move(*error), itemType, item);
         path_.pop_back();
         if (error) return error;
-        completed.push_back(std::move(item));
       }
-      out = Value(std::move(completed));
+      out.EndList();
       return std::nullopt;
     }
     const NamedType& named = *type.named;
     if (named.IsLeaf()) {
       if (SerializesAsItself(named, result)) {
-        out = std::move(result);
+        out.SetLeaf(std::move(result));
         return std::nullopt;
       }
       FieldResult serialized = SerializeLeaf(named, result);
@@ -354,7 +443,7 @@ class Executor {
                                 ")` to return non-nullable value, returned: null",
                             nodes);
       }
-      out = std::move(serialized).value();
+      out.SetLeaf(std::move(serialized).value());
       return std::nullopt;
     }
     const NamedType* runtimeType = &named;
@@ -439,6 +528,7 @@ class Executor {
   const std::type_info* contextType_;
   std::vector<PathElement> path_;
   std::vector<ResponseError> errors_;
+  std::string* json_ = nullptr;  // WriteDataTo's buffer, or null: build result.data
   std::vector<std::unique_ptr<SubFieldsMemo>> subFieldsMemo_;
   std::multimap<std::pair<const NamedType*, const SelectionNode*>, const SubFieldsMemo*> subFieldsIndex_;
 };
@@ -535,6 +625,17 @@ std::int64_t Cost(const PreparedState& prepared, const std::function<FieldWeight
 ExecutionResult RunPrepared(const PreparedState& prepared, const void* context, const std::type_info* contextType) {
   Executor executor(prepared, context, contextType);
   return executor.Run(*prepared.operation);
+}
+
+ExecutionResult RunPreparedToJson(const PreparedState& prepared, const void* context,
+                                  const std::type_info* contextType) {
+  Executor executor(prepared, context, contextType);
+  std::string data;
+  executor.WriteDataTo(data);
+  ExecutionResult result = executor.Run(*prepared.operation);
+  // A directive error fails the operation before any field runs: data null.
+  result.dataJson = data.empty() ? std::string("null") : std::move(data);
+  return result;
 }
 
 }  // namespace internal

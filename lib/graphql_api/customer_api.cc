@@ -451,7 +451,7 @@ HttpResponse GraphQLApi::Handle(const HttpRequest& req) {
     r.extensions.emplace_back("cost", I.CostExtension(cost, left));
     return Json(200, r.ToJson());
   }
-  graphql::ExecutionResult result = graphql::Execute(op, &ctx);
+  graphql::ExecutionResult result = graphql::ExecuteToJson(op, &ctx);
   result.extensions.emplace_back("cost", I.CostExtension(cost, left));
   return Json(200, result.ToJson());
 }

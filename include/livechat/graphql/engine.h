@@ -148,6 +148,9 @@ struct ExecutionResult {
   Value data;            // Object, or null when null propagated to the root
   std::vector<ResponseError> errors;
   Value::Object extensions;  // top-level "extensions" (e.g. a transport's cost); left out when empty
+  // `data` already written as JSON (ExecutePreparedToJson); ToJson writes
+  // it in place of `data`, which is then left null.
+  std::optional<std::string> dataJson;
 
   // {"data":...,"errors":[...],"extensions":{...}}: "errors" left out when
   // empty, each error as {"message","locations","path","extensions":{"code"}}.
@@ -159,6 +162,15 @@ ExecutionResult ExecutePrepared(const PreparedOperation& operation, const void* 
 template <typename T>
 ExecutionResult Execute(const PreparedOperation& operation, const T* context) {
   return ExecutePrepared(operation, context, context != nullptr ? &typeid(T) : nullptr);
+}
+// ExecutePrepared for a transport that only sends the result: `data` is
+// written as JSON while values are completed (ExecutionResult::dataJson),
+// with no Value tree built first; ToJson's text is the same.
+ExecutionResult ExecutePreparedToJson(const PreparedOperation& operation, const void* context,
+                                      const std::type_info* contextType);
+template <typename T>
+ExecutionResult ExecuteToJson(const PreparedOperation& operation, const T* context) {
+  return ExecutePreparedToJson(operation, context, context != nullptr ? &typeid(T) : nullptr);
 }
 
 // Everything at once: parse, validate, prepare, execute.
