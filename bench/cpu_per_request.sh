@@ -12,6 +12,8 @@
 #   list100   GET /chat/conversations?limit=100
 #   send16    POST .../messages, 16 connections round robin over 64 conversations
 #   send64    the same with 64 connections
+#   graphql   POST /graphql, customers(first: 100) first page (graphql_query.lua)
+#             over the seed's 10,000 customers (GraphQL buckets off)
 # The per-address connection cap is off: wrk's 64 connections reopen right
 # after the warm-up's close, before the server has seen every close.
 # Sends write: each build's run starts from a copy of the seeded store, so
@@ -28,13 +30,16 @@ lua=$here/get_with_key.lua
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 if [ ! -f "$work/key" ]; then
   rm -f "$db"*
-  shop=$("$ctl" --db "$db" store create --name Bench --plan pro | json "['id']")
-  "$ctl" --db "$db" key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']" >"$work/key.tmp"
+  store=$("$ctl" --db "$db" store create --name Bench --plan pro)
+  shop=$(echo "$store" | json "['id']")
+  echo "$store" | json "['appId']" >"$work/app"
+  "$ctl" --db "$db" key create --store "$shop" --name bench --permissions read_conversations,manage_conversations,read_customers | json "['key']" >"$work/key.tmp"
   "$ctl" --db "$db" member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member >/dev/null
   "$ctl" --db "$db" seed --store "$shop" --conversations 10000 --messages-per-conversation 10 >/dev/null
   mv "$work/key.tmp" "$work/key"
 fi
 export LC_KEY=$(cat "$work/key")
+export LC_APP=$(cat "$work/app")
 port=18281
 tck=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' /proc/$1/stat; }
@@ -46,7 +51,8 @@ one() {
   cp "$db" "$work/run.db"
   if [ -f "$db-wal" ]; then cp "$db-wal" "$work/run.db-wal"; fi
   "$bin" --db "$work/run.db" --listen 127.0.0.1:$port --admin-listen 127.0.0.1:0 --rate-limit-key 1000000000 --rate-limit-ip 1000000000 \
-    --access-log off --threads 64 --max-connections-per-address 0 >"$work/d.out" 2>"$work/d.err" &
+    --access-log off --threads 64 --max-connections-per-address 0 \
+    --graphql-bucket 1000000000000 --graphql-refill 1000000000000 >"$work/d.out" 2>"$work/d.err" &
   local pid=$!
   for _ in $(seq 400); do grep -q listening "$work/d.out" 2>/dev/null && break; sleep 0.1; done
   local base=http://127.0.0.1:$port
@@ -70,7 +76,8 @@ one() {
       list20) url="$base/chat/conversations?limit=20" ;;
       list100) url="$base/chat/conversations?limit=100" ;;
       send16|send64) url=$base script=$here/post_spread.lua conns=${what#send} ;;
-      *) echo "unknown request kind: $what (detail, messages, list20, list100, send16, send64)" >&2; kill $pid; exit 2 ;;
+      graphql) url=$base/graphql script=$here/graphql_query.lua ;;
+      *) echo "unknown request kind: $what (detail, messages, list20, list100, send16, send64, graphql)" >&2; kill $pid; exit 2 ;;
     esac
     wrk -t1 -c"$conns" -d1s -s "$script" "$url" >/dev/null
     local c0 c1 n
