@@ -269,6 +269,109 @@ TEST_CASE("postgres: a nested Write is refused; an exception rolls back") {
   CHECK(db.Query("SELECT count(*) FROM conversations") == "1");
 }
 
+TEST_CASE("postgres: a deferred statement's error fails the statement that waits next, and COMMIT") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  auto opened = pg::Connection::Open(db.url());
+  REQUIRE(opened.ok());
+  pg::Connection& c = **opened;
+  auto insert = [&](const std::string& key) {
+    auto st = c.Prepare("INSERT INTO rate_windows (key, start_ms, count) VALUES (?1, 0, 0)");
+    REQUIRE(st.ok());
+    st->Add(key);
+    return st->RunDeferred();
+  };
+  auto count = [&] { return db.Query("SELECT count(*) FROM rate_windows"); };
+
+  // Not deferring: RunDeferred waits, and reports its own error.
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("a").ok());
+  Status dup = insert("a");
+  REQUIRE_FALSE(dup.ok());
+  CHECK(dup.error().message.find("duplicate key") != std::string::npos);
+  REQUIRE(c.Exec("ROLLBACK").ok());
+
+  // Prepared once here: preparing waits too, and would report the error.
+  REQUIRE(c.Prepare("SELECT count(*) FROM rate_windows").ok());
+  c.SetDeferring(true);
+  // Sent, not waited for: the duplicate is reported by the next statement
+  // that waits, and the transaction is aborted.
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("b").ok());
+  REQUIRE(insert("b").ok());
+  auto read = c.Prepare("SELECT count(*) FROM rate_windows");
+  REQUIRE(read.ok());
+  auto row = read->Step();
+  REQUIRE_FALSE(row.ok());
+  CHECK(row.error().message.find("duplicate key") != std::string::npos);
+  REQUIRE(c.Exec("ROLLBACK").ok());
+  CHECK(count() == "0");
+
+  // COMMIT of a transaction a deferred statement aborted would end as a
+  // ROLLBACK and say nothing: it fails with the deferred error, by Exec and
+  // by ExecEach alike; the ROLLBACK after it runs.
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("c").ok());
+  REQUIRE(insert("c").ok());
+  Status commit = c.Exec("COMMIT");
+  REQUIRE_FALSE(commit.ok());
+  CHECK(commit.error().message.find("duplicate key") != std::string::npos);
+  CHECK(c.InTransaction());
+  REQUIRE(c.Exec("ROLLBACK").ok());
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("d").ok());
+  REQUIRE(insert("d").ok());
+  commit = c.ExecEach({"SELECT 1", "COMMIT"});
+  REQUIRE_FALSE(commit.ok());
+  CHECK(commit.error().message.find("duplicate key") != std::string::npos);
+  REQUIRE(c.Exec("ROLLBACK").ok());
+  CHECK(count() == "0");
+
+  // Deferred rows that succeed commit with ExecEach's COMMIT, one round trip.
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("e").ok());
+  REQUIRE(insert("f").ok());
+  REQUIRE(c.ExecEach({"SAVEPOINT w", "RELEASE SAVEPOINT w", "COMMIT"}).ok());
+  CHECK_FALSE(c.InTransaction());
+  CHECK(db.Query("SELECT string_agg(key, ',' ORDER BY key) FROM rate_windows") == "e,f");
+
+  // A COMMIT sent without waiting is read by the next use.
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(insert("g").ok());
+  REQUIRE(c.SendWithoutWaiting("COMMIT").ok());
+  REQUIRE(c.Flush().ok());
+  CHECK_FALSE(c.InTransaction());
+  CHECK(count() == "3");
+  REQUIRE(c.Exec("BEGIN").ok());
+  REQUIRE(c.SendWithoutWaiting("COMMIT").ok());
+  auto after = c.Prepare("SELECT count(*) FROM rate_windows");
+  REQUIRE(after.ok());
+  auto got = after->Step();
+  REQUIRE((got.ok() && *got));
+  CHECK(after->Int(0) == 3);
+  CHECK_FALSE(c.InTransaction());
+}
+
+TEST_CASE("postgres: a write whose event cannot be stored fails whole, and the next write commits") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  Put(*store, [](StoreWriter& w) { return w.AppendEvent(Event{"e1", kShop, "message.created", "c0", 1, "{}"}); });
+  Status st = store->Write([](StoreWriter& w) -> Status {
+    Conversation c = MakeConversation(kShop, "c1", 1);
+    LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    return w.AppendEvent(Event{"e1", kShop, "message.created", "c1", 2, "{}"});  // the id is taken
+  });
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message.find("duplicate key") != std::string::npos);
+  CHECK(db.Query("SELECT count(*) FROM conversations") == "0");
+  CHECK(db.Query("SELECT count(*) FROM events") == "1");
+  // The writer goes on.
+  AddConversation(*store, "c2");
+  Put(*store, [](StoreWriter& w) { return w.AppendEvent(Event{"e2", kShop, "message.created", "c2", 3, "{}"}); });
+  CHECK(db.Query("SELECT string_agg(id, ',' ORDER BY id) FROM events") == "e1,e2");
+  CHECK(db.Query("SELECT count(*) FROM conversations") == "1");
+}
+
 TEST_CASE("postgres: another instance hears each written conversation within 200 ms, its own writes not") {
   PgTestDatabase db;
   auto a = OpenPg(db);

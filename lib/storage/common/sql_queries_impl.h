@@ -1536,7 +1536,9 @@ Status SqlQueries<D>::AppendEvent(const Event& e) {
   static const std::string sql = kEvents.Insert();
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(e.shopId).Add(e.type).Add(e.conversationId).Add(e.occurredAt).Add(e.dataJson).Add(e.id);
-  return st.Run();
+  // Nothing branches on it (its id is fresh): on PostgreSQL it rides with
+  // the write's next statement that waits (pg_connection.h).
+  return st.RunDeferred();
 }
 
 template <class D>
@@ -1815,7 +1817,7 @@ Status SqlQueries<D>::DoInsertDelivery(const WebhookDelivery& d) {
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   st.Add(d.id).Add(d.shopId).Add(d.subscriptionId).Add(d.eventId).Add(d.state).Add(d.attempts)
       .Add(ToLease(d.nextAttemptAt)).Add(ToLease(d.leaseUntil)).Add(d.lastAttemptAt).Add(d.createdAt);
-  return st.Run();
+  return st.RunDeferred();  // as AppendEvent's
 }
 
 template <class D>

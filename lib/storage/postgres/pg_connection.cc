@@ -219,6 +219,13 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& url) {
 Connection::~Connection() { PQfinish(conn_); }
 
 Status Connection::Exec(const std::string& sql) {
+  // A COMMIT after a deferred statement failed would end the aborted
+  // transaction as a ROLLBACK and report success: the deferred error comes
+  // first. A ROLLBACK is what follows an error, so it runs regardless.
+  if (pending_ > 0) {
+    Status flushed = Flush();
+    if (!flushed.ok() && sql.rfind("ROLLBACK", 0) != 0) return flushed;
+  }
   // "SET CONSTRAINTS ALL IMMEDIATE; ...; RELEASE SAVEPOINT w" and
   // "SAVEPOINT w" keep them; BEGIN, COMMIT and any ROLLBACK do not.
   Touch(ExecLeaves(sql) ? Kind::kLeaves : Kind::kForgets);
@@ -234,7 +241,132 @@ Status Connection::Exec(const std::string& sql) {
   return err;
 }
 
+Status Connection::EnterPipeline() {
+  if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF) return Status::Ok();
+  if (PQenterPipelineMode(conn_) == 1) return Status::Ok();
+  return PgError(conn_, nullptr, "enter pipeline mode");
+}
+
+Status Connection::SendPrepared(const Prepared& prepared, const std::vector<const char*>& params) {
+  LC_RETURN_IF_ERROR(EnterPipeline());
+  if (PQsendQueryPrepared(conn_, prepared.name.c_str(), static_cast<int>(params.size()), params.data(), nullptr,
+                          nullptr, 0) != 1)
+    return PgError(conn_, nullptr, "send deferred query");
+  ++pending_;
+  return Status::Ok();
+}
+
+Status Connection::ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest,
+                                std::size_t restCount) {
+  const std::size_t deferred = pending_;
+  pending_ = 0;
+  if (!syncSent_ && PQpipelineSync(conn_) != 1) {
+    // Nothing can be read back without the sync; the connection is unusable.
+    syncSent_ = false;
+    broken_ = true;
+    return PgError(conn_, nullptr, "pipeline sync");
+  }
+  syncSent_ = false;
+  // Each statement's results end with a null; the sync's own result ends
+  // the pipeline. Bounded: a lost connection gives nulls forever.
+  const std::size_t statements = deferred + restCount;
+  std::size_t index = 0;
+  std::size_t nulls = 0;
+  for (;;) {
+    PGresult* r = PQgetResult(conn_);
+    if (r == nullptr) {
+      ++index;
+      if (++nulls > statements + 1 || PQstatus(conn_) != CONNECTION_OK) {
+        if (rest != nullptr)
+          for (PGresult*& kept : *rest) {
+            if (kept != nullptr) PQclear(kept);
+            kept = nullptr;
+          }
+        broken_ = true;
+        return PgError(conn_, nullptr, "pipeline: connection lost");
+      }
+      continue;
+    }
+    nulls = 0;
+    const ExecStatusType status = PQresultStatus(r);
+    if (status == PGRES_PIPELINE_SYNC) {
+      PQclear(r);
+      break;
+    }
+    if (index < deferred) {
+      if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_PIPELINE_ABORTED &&
+          !deferredError)
+        deferredError = PgError(conn_, r, "deferred query");
+      PQclear(r);
+    } else if (rest != nullptr && index - deferred < rest->size() && (*rest)[index - deferred] == nullptr) {
+      (*rest)[index - deferred] = r;
+    } else {
+      PQclear(r);
+    }
+  }
+  if (PQexitPipelineMode(conn_) != 1) {
+    broken_ = true;
+    return PgError(conn_, nullptr, "exit pipeline mode");
+  }
+  return Status::Ok();
+}
+
+Status Connection::Flush() {
+  if (pending_ == 0 && !syncSent_) return Status::Ok();
+  std::optional<Error> deferredError;
+  LC_RETURN_IF_ERROR(ReadPipeline(deferredError, nullptr, 0));
+  if (deferredError) {
+    Touch(Kind::kForgets);  // the transaction is aborted: nothing read stands
+    return *deferredError;
+  }
+  return Status::Ok();
+}
+
+Status Connection::SendWithoutWaiting(const char* sql) {
+  Touch(Kind::kForgets);
+  LC_RETURN_IF_ERROR(EnterPipeline());
+  if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+    return PgError(conn_, nullptr, sql);
+  ++pending_;
+  if (PQpipelineSync(conn_) != 1) return PgError(conn_, nullptr, "pipeline sync");
+  syncSent_ = true;
+  return Status::Ok();
+}
+
+Status Connection::ExecEach(const std::vector<std::string>& statements) {
+  if (syncSent_) LC_RETURN_IF_ERROR(Flush());
+  bool leaves = true;
+  for (const auto& sql : statements) leaves = leaves && ExecLeaves(sql);
+  Touch(leaves ? Kind::kLeaves : Kind::kForgets);
+  LC_RETURN_IF_ERROR(EnterPipeline());
+  for (const auto& sql : statements)
+    if (PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+      return PgError(conn_, nullptr, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+  std::vector<PGresult*> results(statements.size(), nullptr);
+  std::optional<Error> deferredError;
+  Status read = ReadPipeline(deferredError, &results, statements.size());
+  std::optional<Error> first = deferredError;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    PGresult* r = results[i];
+    if (!first && r != nullptr) {
+      const ExecStatusType status = PQresultStatus(r);
+      if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+        const std::string& sql = statements[i];
+        first = PgError(conn_, r, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+      }
+    }
+    if (r != nullptr) PQclear(r);
+  }
+  if (!read.ok()) return read;
+  if (first) {
+    Touch(Kind::kForgets);
+    return *first;
+  }
+  return Status::Ok();
+}
+
 Result<std::int64_t> Connection::ExecInt(const std::string& sql) {
+  LC_RETURN_IF_ERROR(Flush());
   Touch(Kind::kForgets);
   PGresult* res = PQexec(conn_, sql.c_str());
   if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) < 1 || PQgetisnull(res, 0, 0)) {
@@ -252,6 +384,9 @@ Result<std::int64_t> Connection::ExecInt(const std::string& sql) {
 Result<Statement> Connection::Prepare(std::string_view sql) {
   auto it = cache_.find(sql);
   if (it == cache_.end()) {
+    // PQprepare waits, which pipeline mode does not allow: what is in
+    // flight is read first (once per statement and connection).
+    LC_RETURN_IF_ERROR(Flush());
     Prepared p;
     LC_ASSIGN_OR_RETURN(std::string text, RewriteParameters(sql, p.names));
     p.name = "lc" + std::to_string(++nextName_);
@@ -335,7 +470,7 @@ Statement& Statement::Add(double v) {
 
 Statement& Statement::AddNull() { return Set(std::nullopt); }
 
-Status Statement::Execute() {
+Status Statement::Execute(bool defer) {
   ran_ = true;
   if (!bindError_.empty()) return Error{ErrorCode::kInternal, "postgres: bind: " + bindError_};
   const bool keep = conn_->keepSettings_ && prepared_->kind == Connection::Kind::kSettingsRead;
@@ -353,8 +488,32 @@ Status Statement::Execute() {
   conn_->Touch(prepared_->kind);
   std::vector<const char*> params(values_.size());
   for (std::size_t i = 0; i < values_.size(); ++i) params[i] = values_[i] ? values_[i]->c_str() : nullptr;
-  res_ = PQexecPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
-                        nullptr, nullptr, 0);
+  if (defer && conn_->deferring_) {
+    if (conn_->syncSent_) LC_RETURN_IF_ERROR(conn_->Flush());
+    return conn_->SendPrepared(*prepared_, params);
+  }
+  if (conn_->syncSent_) LC_RETURN_IF_ERROR(conn_->Flush());
+  if (conn_->pending_ > 0) {
+    // After the deferred statements, in the same round trip.
+    if (PQsendQueryPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
+                            nullptr, nullptr, 0) != 1)
+      return PgError(conn_->conn_, nullptr, "send query");
+    std::vector<PGresult*> results(1, nullptr);
+    std::optional<Error> deferredError;
+    Status read = conn_->ReadPipeline(deferredError, &results, 1);
+    res_ = results[0];
+    if (read.ok() && deferredError) read = *deferredError;
+    if (read.ok() && res_ == nullptr) read = Error{ErrorCode::kInternal, "postgres: no result from a query"};
+    if (!read.ok()) {
+      if (res_ != nullptr) PQclear(res_);
+      res_ = nullptr;
+      conn_->Touch(Connection::Kind::kForgets);
+      return read;
+    }
+  } else {
+    res_ = PQexecPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
+                          nullptr, nullptr, 0);
+  }
   const ExecStatusType status = PQresultStatus(res_);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     conn_->Touch(Connection::Kind::kForgets);  // the transaction is aborted: nothing read stands
@@ -396,6 +555,11 @@ Result<bool> Statement::Step() {
 
 Status Statement::Run() {
   if (!ran_) return Execute();
+  return Status::Ok();
+}
+
+Status Statement::RunDeferred() {
+  if (!ran_) return Execute(/*defer=*/true);
   return Status::Ok();
 }
 

@@ -37,7 +37,29 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Runs SQL without parameters (DDL, BEGIN/COMMIT, several statements).
+  // Waits for the deferred statements first and fails with the first of
+  // their errors, unless `sql` is a ROLLBACK, which then runs anyway.
   Status Exec(const std::string& sql);
+
+  // Runs each statement (one SQL command each, no parameters) after the
+  // deferred ones, all in one round trip: libpq's pipeline mode. The first
+  // error stops the rest (the server skips them). COMMIT, a savepoint's
+  // release, a NOTIFY: what a write ends with.
+  Status ExecEach(const std::vector<std::string>& statements);
+
+  // Deferred statements (Statement::RunDeferred) are sent and not waited
+  // for: their results are read with the next statement that waits (or
+  // Flush), in the same round trip. Only the write connection defers (the
+  // store turns it on); elsewhere RunDeferred is Run.
+  void SetDeferring(bool on) { deferring_ = on; }
+  // Reads the results of what was sent and not yet read: the deferred
+  // statements' first error, if any. Leaves pipeline mode.
+  Status Flush();
+  // Sends `sql` (one command, no parameters) and returns at once; its
+  // result is read by the next Flush, whatever waits next. A read
+  // transaction's COMMIT: its snapshot is done with, its answer changes
+  // nothing the caller has.
+  Status SendWithoutWaiting(const char* sql);
 
   // The cached prepared statement for `sql`, prepared on first use. `sql`
   // may name its parameters the SQLite way (`?1`, `?`, `:name`): they are
@@ -82,9 +104,11 @@ class Connection {
   static bool ExecLeaves(std::string_view sql);
 
   // False once the server connection is lost; the store then reconnects.
-  bool Ok() const { return PQstatus(conn_) == CONNECTION_OK; }
+  // Also false once a pipeline lost its place (the store replaces it).
+  bool Ok() const { return !broken_ && PQstatus(conn_) == CONNECTION_OK; }
   bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
-  // Rows changed by the last statement run through a Statement.
+  // Rows changed by the last statement run through a Statement and waited
+  // for (not a deferred one).
   std::int64_t Changes() const { return changes_; }
   // The backend's process id (NOTIFY names its sender by it).
   int BackendPid() const { return PQbackendPID(conn_); }
@@ -105,7 +129,23 @@ class Connection {
     if (kind == Kind::kForgets) kept_.clear();
   }
 
+  // Enters pipeline mode if not in it; false (and the error) if libpq refuses.
+  Status EnterPipeline();
+  // Sends `prepared` with `params` in the pipeline, counted as pending.
+  Status SendPrepared(const Prepared& prepared, const std::vector<const char*>& params);
+  // Sends the sync if not sent, then reads every pending result up to it:
+  // the first `pending_` are the deferred statements' (their first error
+  // goes to `deferredError`), any after them go to `rest` in order (null
+  // for one the server skipped after an error). Leaves pipeline mode.
+  Status ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest, std::size_t restCount);
+
   PGconn* conn_;
+  bool deferring_ = false;
+  // Deferred statements sent, results not read; and whether the sync that
+  // ends them was sent (SendWithoutWaiting sends it).
+  std::size_t pending_ = 0;
+  bool syncSent_ = false;
+  bool broken_ = false;
   bool keepSettings_ = false;
   // Statement name and parameters -> result.
   std::unordered_map<std::string, std::shared_ptr<PGresult>> kept_;
@@ -163,6 +203,12 @@ class Statement {
   Result<bool> Step();
   // Runs a statement that returns no rows (or ignores them).
   Status Run();
+  // As Run, but on a deferring connection (Connection::SetDeferring) it is
+  // sent and not waited for: an error is reported by the transaction's next
+  // statement that waits, which then fails with it (the transaction is
+  // aborted by it either way). For writes whose outcome the caller does not
+  // branch on: an event, a delivery row. Changes() does not count it.
+  Status RunDeferred();
 
   bool IsNull(int col) const { return PQgetisnull(res_, row_, col) != 0; }
   std::string Text(int col) const;
@@ -179,7 +225,7 @@ class Statement {
  private:
   bool Seek(const char* name);
   Statement& Set(std::optional<std::string> v);
-  Status Execute();
+  Status Execute(bool defer = false);
   std::string KeptKey() const;
 
   Connection* conn_;

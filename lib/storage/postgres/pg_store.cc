@@ -242,22 +242,34 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
     return InvokeGuarded(fn, static_cast<StoreReader&>(q), "Store::Read");
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<Connection>* slot, CheckoutReader());
+  bool committing = false;
   auto run = [&]() -> Status {
     LC_RETURN_IF_ERROR(Ensure(*slot));
     Connection& conn = **slot;
-    LC_RETURN_IF_ERROR(Begin(conn, beginRead_));
+    // The last read's COMMIT, sent without waiting: its answer is read
+    // here. A failed one left nothing this read needs; a transaction it
+    // left open is rolled back.
+    if (!conn.Flush().ok() || conn.InTransaction()) {
+      if (conn.Ok()) (void)conn.Exec("ROLLBACK");
+      LC_RETURN_IF_ERROR(Ensure(*slot));
+    }
+    LC_RETURN_IF_ERROR(Begin(**slot, beginRead_));
     Status st;
     {
-      HoldGuard guard(this, &conn, false);
-      PgQueries q(conn);
+      HoldGuard guard(this, slot->get(), false);
+      PgQueries q(**slot);
       st = InvokeGuarded(fn, static_cast<StoreReader&>(q), "Store::Read");
     }
-    Status end = conn.Exec(st.ok() ? "COMMIT" : "ROLLBACK");
     if (!st.ok()) return st;
-    return end;
+    // A read-only transaction's COMMIT changes nothing the caller has
+    // read: it is sent, and its answer read when the connection is next
+    // used, one round trip off every read (docs/decisions.md).
+    Status sent = (*slot)->SendWithoutWaiting("COMMIT");
+    committing = sent.ok();
+    return Status::Ok();
   };
   Status st = run();
-  if (*slot && (*slot)->Ok() && (*slot)->InTransaction()) (void)(*slot)->Exec("ROLLBACK");
+  if (!committing && *slot && (*slot)->Ok() && (*slot)->InTransaction()) (void)(*slot)->Exec("ROLLBACK");
   ReturnReader(slot);
   return st;
 }
@@ -290,8 +302,9 @@ Status PostgresStore::RunFn(Connection& conn, const std::function<Status(StoreWr
 
 Status PostgresStore::Commit(Connection& conn, const std::vector<std::string>& written) {
   // Delivered to listeners only if the transaction commits, and after it.
-  // A payload holds at most 8,000 bytes: ~200 ids each.
-  std::string sql;
+  // A payload holds at most 8,000 bytes: ~200 ids each. Sent with what the
+  // last write deferred, in one round trip.
+  std::vector<std::string> statements;
   for (std::size_t i = 0; i < written.size();) {
     std::string payload;
     for (; i < written.size() && payload.size() + written[i].size() < 7900; ++i) {
@@ -301,18 +314,17 @@ Status PostgresStore::Commit(Connection& conn, const std::vector<std::string>& w
     if (payload.empty()) return Error{ErrorCode::kInternal, "postgres: a conversation id too long to NOTIFY"};
     char* literal = PQescapeLiteral(conn.handle(), payload.data(), payload.size());
     if (literal == nullptr) return Error{ErrorCode::kInternal, "postgres: escape NOTIFY payload"};
-    sql += "SELECT pg_notify('livechat_conversation', ";
-    sql += literal;
-    sql += "); ";
+    statements.push_back(std::string("SELECT pg_notify('livechat_conversation', ") + literal + ")");
     PQfreemem(literal);
   }
-  sql += "COMMIT";
-  return conn.Exec(sql);
+  statements.emplace_back("COMMIT");
+  return conn.ExecEach(statements);
 }
 
 Status PostgresStore::RunAlone(const std::function<Status(StoreWriter&)>& fn) {
   LC_RETURN_IF_ERROR(Ensure(writer_));
   writerPid_ = writer_->BackendPid();
+  writer_->SetDeferring(true);
   Connection& conn = *writer_;
   Status st = Begin(conn, beginWrite_);
   std::vector<std::string> written;
@@ -342,8 +354,11 @@ Status PostgresStore::RunInSavepoint(Connection& conn, const std::function<Statu
   // it opens the next write's savepoint (one left open at COMMIT is
   // released by it).
   if (st.ok()) {
-    Status checked =
-        conn.Exec("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT w; SAVEPOINT w");
+    static const std::vector<std::string> kRelease = {"SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS ALL DEFERRED",
+                                                      "RELEASE SAVEPOINT w", "SAVEPOINT w"};
+    // With what the write deferred (its events, its deliveries), whose
+    // errors are its own: a failed one fails this write alone.
+    Status checked = conn.ExecEach(kRelease);
     if (checked.ok()) {
       savepointOpen_ = true;
       // Once each: a batch of sends to one conversation names it once.
@@ -367,6 +382,7 @@ void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>&
       batch, {[&]() -> Status {
                 LC_RETURN_IF_ERROR(Ensure(writer_));
                 writerPid_ = writer_->BackendPid();
+                writer_->SetDeferring(true);
                 batchWritten_.clear();
                 Status began = Begin(*writer_, beginBatch_);
                 savepointOpen_ = began.ok();

@@ -129,6 +129,9 @@ class Statement {
   Result<bool> Step();
   // Steps to completion, for statements that return no rows.
   Status Run();
+  // As Run: SQLite has no round trip to save (PostgreSQL's may report the
+  // error with the transaction's next statement; pg_connection.h).
+  Status RunDeferred() { return Run(); }
 
   bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
