@@ -249,9 +249,13 @@ Status Connection::EnterPipeline() {
 
 Status Connection::SendPrepared(const Prepared& prepared, const std::vector<const char*>& params) {
   LC_RETURN_IF_ERROR(EnterPipeline());
+  // A send that fails leaves the pipeline in a state nothing here can read
+  // back: the connection is replaced (Ok), here and below.
   if (PQsendQueryPrepared(conn_, prepared.name.c_str(), static_cast<int>(params.size()), params.data(), nullptr,
-                          nullptr, 0) != 1)
+                          nullptr, 0) != 1) {
+    broken_ = true;
     return PgError(conn_, nullptr, "send deferred query");
+  }
   ++pending_;
   return Status::Ok();
 }
@@ -325,10 +329,15 @@ Status Connection::Flush() {
 Status Connection::SendWithoutWaiting(const char* sql) {
   Touch(Kind::kForgets);
   LC_RETURN_IF_ERROR(EnterPipeline());
-  if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+  if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
+    broken_ = true;
     return PgError(conn_, nullptr, sql);
+  }
   ++pending_;
-  if (PQpipelineSync(conn_) != 1) return PgError(conn_, nullptr, "pipeline sync");
+  if (PQpipelineSync(conn_) != 1) {
+    broken_ = true;
+    return PgError(conn_, nullptr, "pipeline sync");
+  }
   syncSent_ = true;
   return Status::Ok();
 }
@@ -340,8 +349,10 @@ Status Connection::ExecEach(const std::vector<std::string>& statements) {
   Touch(leaves ? Kind::kLeaves : Kind::kForgets);
   LC_RETURN_IF_ERROR(EnterPipeline());
   for (const auto& sql : statements)
-    if (PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+    if (PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
+      broken_ = true;
       return PgError(conn_, nullptr, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+    }
   std::vector<PGresult*> results(statements.size(), nullptr);
   std::optional<Error> deferredError;
   Status read = ReadPipeline(deferredError, &results, statements.size());
@@ -353,6 +364,9 @@ Status Connection::ExecEach(const std::vector<std::string>& statements) {
       if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
         const std::string& sql = statements[i];
         first = PgError(conn_, r, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+      } else if (statements[i] == "COMMIT" && std::string_view(PQcmdStatus(r)) == "ROLLBACK") {
+        // An aborted transaction's COMMIT answers ROLLBACK, not an error.
+        first = Error{ErrorCode::kInternal, "postgres: COMMIT rolled back an aborted transaction"};
       }
     }
     if (r != nullptr) PQclear(r);
@@ -473,7 +487,10 @@ Statement& Statement::AddNull() { return Set(std::nullopt); }
 Status Statement::Execute(bool defer) {
   ran_ = true;
   if (!bindError_.empty()) return Error{ErrorCode::kInternal, "postgres: bind: " + bindError_};
-  const bool keep = conn_->keepSettings_ && prepared_->kind == Connection::Kind::kSettingsRead;
+  // Not while deferred statements are unread: one of them may have aborted
+  // the transaction, and this read must then fail with its error.
+  const bool keep =
+      conn_->keepSettings_ && prepared_->kind == Connection::Kind::kSettingsRead && conn_->pending_ == 0;
   std::string key;
   if (keep) {
     key = KeptKey();
@@ -496,8 +513,10 @@ Status Statement::Execute(bool defer) {
   if (conn_->pending_ > 0) {
     // After the deferred statements, in the same round trip.
     if (PQsendQueryPrepared(conn_->conn_, prepared_->name.c_str(), static_cast<int>(params.size()), params.data(),
-                            nullptr, nullptr, 0) != 1)
+                            nullptr, nullptr, 0) != 1) {
+      conn_->broken_ = true;
       return PgError(conn_->conn_, nullptr, "send query");
+    }
     std::vector<PGresult*> results(1, nullptr);
     std::optional<Error> deferredError;
     Status read = conn_->ReadPipeline(deferredError, &results, 1);

@@ -35,7 +35,11 @@
 // batch's first savepoint is opened with BEGIN, each next one with the
 // previous write's release, the NOTIFY goes with COMMIT, and the writer
 // answers a repeated read of a store's settings from what it read earlier
-// in the transaction (pg_connection.h, KeepSettingsReads).
+// in the transaction (pg_connection.h, KeepSettingsReads). A write's event
+// and delivery inserts are not waited for: they ride with its next
+// statement that waits, its release or its commit (pipeline mode,
+// Statement::RunDeferred); a read's COMMIT is read on the connection's next
+// use.
 #include "livechat/postgres_store.h"
 
 #include <poll.h>
