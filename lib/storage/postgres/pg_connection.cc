@@ -218,6 +218,11 @@ Result<std::unique_ptr<Connection>> Connection::Open(const std::string& url) {
 
 Connection::~Connection() { PQfinish(conn_); }
 
+namespace {
+// A statement's text as an error names it.
+std::string Shortened(const std::string& sql) { return sql.size() > 80 ? sql.substr(0, 80) + "..." : sql; }
+}  // namespace
+
 Status Connection::Exec(const std::string& sql) {
   // A COMMIT after a deferred statement failed would end the aborted
   // transaction as a ROLLBACK and report success: the deferred error comes
@@ -235,7 +240,7 @@ Status Connection::Exec(const std::string& sql) {
     PQclear(res);
     return Status::Ok();
   }
-  std::string what = sql.size() > 80 ? sql.substr(0, 80) + "..." : sql;
+  const std::string what = Shortened(sql);
   Error err = PgError(conn_, res, what);
   PQclear(res);
   return err;
@@ -260,8 +265,7 @@ Status Connection::SendPrepared(const Prepared& prepared, const std::vector<cons
   return Status::Ok();
 }
 
-Status Connection::ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest,
-                                std::size_t restCount) {
+Status Connection::ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest) {
   const std::size_t deferred = pending_;
   pending_ = 0;
   if (!syncSent_ && PQpipelineSync(conn_) != 1) {
@@ -273,7 +277,7 @@ Status Connection::ReadPipeline(std::optional<Error>& deferredError, std::vector
   syncSent_ = false;
   // Each statement's results end with a null; the sync's own result ends
   // the pipeline. Bounded: a lost connection gives nulls forever.
-  const std::size_t statements = deferred + restCount;
+  const std::size_t statements = deferred + (rest != nullptr ? rest->size() : 0);
   std::size_t index = 0;
   std::size_t nulls = 0;
   for (;;) {
@@ -318,7 +322,7 @@ Status Connection::ReadPipeline(std::optional<Error>& deferredError, std::vector
 Status Connection::Flush() {
   if (pending_ == 0 && !syncSent_) return Status::Ok();
   std::optional<Error> deferredError;
-  LC_RETURN_IF_ERROR(ReadPipeline(deferredError, nullptr, 0));
+  LC_RETURN_IF_ERROR(ReadPipeline(deferredError, nullptr));
   if (deferredError) {
     Touch(Kind::kForgets);  // the transaction is aborted: nothing read stands
     return *deferredError;
@@ -351,11 +355,11 @@ Status Connection::ExecEach(const std::vector<std::string>& statements) {
   for (const auto& sql : statements)
     if (PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
       broken_ = true;
-      return PgError(conn_, nullptr, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+      return PgError(conn_, nullptr, Shortened(sql));
     }
   std::vector<PGresult*> results(statements.size(), nullptr);
   std::optional<Error> deferredError;
-  Status read = ReadPipeline(deferredError, &results, statements.size());
+  Status read = ReadPipeline(deferredError, &results);
   std::optional<Error> first = deferredError;
   for (std::size_t i = 0; i < results.size(); ++i) {
     PGresult* r = results[i];
@@ -363,7 +367,7 @@ Status Connection::ExecEach(const std::vector<std::string>& statements) {
       const ExecStatusType status = PQresultStatus(r);
       if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
         const std::string& sql = statements[i];
-        first = PgError(conn_, r, sql.size() > 80 ? sql.substr(0, 80) + "..." : sql);
+        first = PgError(conn_, r, Shortened(sql));
       } else if (statements[i] == "COMMIT" && std::string_view(PQcmdStatus(r)) == "ROLLBACK") {
         // An aborted transaction's COMMIT answers ROLLBACK, not an error.
         first = Error{ErrorCode::kInternal, "postgres: COMMIT rolled back an aborted transaction"};
@@ -384,7 +388,7 @@ Result<std::int64_t> Connection::ExecInt(const std::string& sql) {
   Touch(Kind::kForgets);
   PGresult* res = PQexec(conn_, sql.c_str());
   if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) < 1 || PQgetisnull(res, 0, 0)) {
-    std::string what = sql.size() > 80 ? sql.substr(0, 80) + "..." : sql;
+    const std::string what = Shortened(sql);
     Error err = PQresultStatus(res) == PGRES_TUPLES_OK ? Error{ErrorCode::kInternal, "postgres: no value from " + what}
                                                        : PgError(conn_, res, what);
     PQclear(res);
@@ -519,7 +523,7 @@ Status Statement::Execute(bool defer) {
     }
     std::vector<PGresult*> results(1, nullptr);
     std::optional<Error> deferredError;
-    Status read = conn_->ReadPipeline(deferredError, &results, 1);
+    Status read = conn_->ReadPipeline(deferredError, &results);
     res_ = results[0];
     if (read.ok() && deferredError) read = *deferredError;
     if (read.ok() && res_ == nullptr) read = Error{ErrorCode::kInternal, "postgres: no result from a query"};

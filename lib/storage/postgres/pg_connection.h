@@ -135,9 +135,10 @@ class Connection {
   Status SendPrepared(const Prepared& prepared, const std::vector<const char*>& params);
   // Sends the sync if not sent, then reads every pending result up to it:
   // the first `pending_` are the deferred statements' (their first error
-  // goes to `deferredError`), any after them go to `rest` in order (null
-  // for one the server skipped after an error). Leaves pipeline mode.
-  Status ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest, std::size_t restCount);
+  // goes to `deferredError`), those of the statements sent after them to
+  // `rest`, one slot each, in order (null for one the server skipped after
+  // an error). Leaves pipeline mode.
+  Status ReadPipeline(std::optional<Error>& deferredError, std::vector<PGresult*>* rest);
 
   PGconn* conn_;
   bool deferring_ = false;
