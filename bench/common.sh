@@ -5,10 +5,28 @@
 # $1: the targets to build when BENCH_BUILD is not given.
 bench_setup() {
   bench_build "$1"
+  bench_work
+  db=$work/bench.db
+  bench_store
+}
+# A work directory removed at exit, with the processes listed in pids.
+bench_work() {
   work=$(mktemp -d)
   pids=()
   trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-  db=$work/bench.db
+}
+# The PostgreSQL benches (run under pg_virtualenv): a work directory, the
+# database lc_bench as db, ctl with a files directory, and a store (below).
+bench_pg() {
+  bench_work
+  createdb lc_bench
+  db=postgresql:///lc_bench
+  ctl() { LIVECHAT_FILES_DIR=$work/files "$build/hosts/livechatctl" --db "$db" "$@"; }
+  bench_store
+}
+# A store with a read-and-write key and an agent, made through ctl: sets
+# shop, key and member.
+bench_store() {
   shop=$(ctl store create --name Bench --plan pro | json "['id']")
   key=$(ctl key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']")
   member=$(ctl member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member | json "['id']")

@@ -19,18 +19,7 @@ convs=${2:-20000}
 . "$here/common.sh"
 bench_build "livechatd livechatctl bench_ceiling_server"
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-createdb lc_bench
-db=postgresql:///lc_bench
-ctl() { LIVECHAT_FILES_DIR=$work/files "$build/hosts/livechatctl" --db "$db" "$@"; }
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
-
-shop=$(ctl store create --name Bench --plan pro | json "['id']")
-key=$(ctl key create --store "$shop" --name bench --permissions read_conversations,manage_conversations | json "['key']")
-member=$(ctl member create --store "$shop" --email agent@bench.test --first-name Bench --last-name Agent --role member | json "['id']")
+bench_pg
 t0=$(date +%s.%N)
 ctl seed --store "$shop" --conversations "$convs" --messages-per-conversation 10 >/dev/null
 t1=$(date +%s.%N)

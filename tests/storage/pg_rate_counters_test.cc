@@ -1,6 +1,10 @@
 // The limits' counters in PostgreSQL: two instances (two counter objects on
 // one database, as two livechatd would hold) count each key once.
+#include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -120,6 +124,76 @@ TEST_CASE("postgres counters: concurrent hits from two instances are each counte
   for (auto& th : threads) th.join();
   CHECK(allowed.load() == 120);
   CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:busy'") == "200");
+}
+
+// Concurrent hits are counted in groups (pg_rate_counters.cc): each call
+// must still take a place of its own, as if it had been counted alone.
+TEST_CASE("postgres counters: concurrent HitBoth calls from two instances each take their own place") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 60'000);
+  auto b = OpenPostgresRateWindows(db.url(), 60'000);
+  constexpr int kThreads = 8, kCalls = 40, kAddressLimit = 60, kKeyLimit = 150;
+  std::mutex mu;
+  std::map<std::string, std::vector<int>> addressRemaining;  // allowed calls' remaining, per address
+  std::vector<int> keyRemaining;                               // allowed calls' remaining for the key
+  int keyRefused = 0, addressRefused = 0, keyCountedAfterRefusal = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    RateWindows& w = t % 2 == 0 ? *a : *b;
+    const std::string address = "ip:" + std::to_string(t % 4);
+    threads.emplace_back([&, address] {
+      for (int i = 0; i < kCalls; ++i) {
+        auto r = w.HitBoth(address, kAddressLimit, "key:hot", kKeyLimit);
+        std::lock_guard lock(mu);
+        if (!r.first.allowed) {
+          ++addressRefused;
+          if (r.second) ++keyCountedAfterRefusal;
+          continue;
+        }
+        addressRemaining[address].push_back(r.first.remaining);
+        REQUIRE(r.second.has_value());
+        if (r.second->allowed) keyRemaining.push_back(r.second->remaining);
+        else ++keyRefused;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  // Each address: 80 calls, 60 allowed with remaining 59..0 once each.
+  CHECK(addressRefused == 4 * (2 * kCalls - kAddressLimit));
+  CHECK(keyCountedAfterRefusal == 0);
+  REQUIRE(addressRemaining.size() == 4);
+  std::vector<int> expected(kAddressLimit);
+  for (int i = 0; i < kAddressLimit; ++i) expected[i] = i;
+  for (auto& [address, remaining] : addressRemaining) {
+    std::sort(remaining.begin(), remaining.end());
+    CHECK_MESSAGE(remaining == expected, address);
+    CHECK(db.Query("SELECT count FROM rate_windows WHERE key = '" + address + "'") == std::to_string(2 * kCalls));
+  }
+  // The key: 240 calls the addresses allowed, 150 allowed with 149..0 once each.
+  std::sort(keyRemaining.begin(), keyRemaining.end());
+  std::vector<int> expectedKey(kKeyLimit);
+  for (int i = 0; i < kKeyLimit; ++i) expectedKey[i] = i;
+  CHECK(keyRemaining == expectedKey);
+  CHECK(keyRefused == 4 * kAddressLimit - kKeyLimit);
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:hot'") == std::to_string(4 * kAddressLimit));
+}
+
+TEST_CASE("postgres counters: a key with quotes, backslashes, commas and braces is counted under itself") {
+  PgTestDatabase db;
+  auto store = Migrated(db);
+  auto a = OpenPostgresRateWindows(db.url(), 60'000);
+  const std::string odd = "key:a\"b\\c,{d} e";
+  CHECK(a->Hit(odd, 2).remaining == 1);
+  auto both = a->HitBoth("ip:\"1\"", 5, odd, 2);
+  CHECK(both.first.remaining == 4);
+  REQUIRE(both.second.has_value());
+  CHECK(both.second->allowed);
+  CHECK(both.second->remaining == 0);
+  CHECK_FALSE(a->Hit(odd, 2).allowed);
+  CHECK(db.Query("SELECT count(*) FROM rate_windows") == "2");
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:a\"b\\c,{d} e'") == "3");
+  CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'ip:\"1\"'") == "1");
 }
 
 TEST_CASE("postgres counters: a cost bucket drains across instances and refills with time") {

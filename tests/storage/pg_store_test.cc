@@ -250,6 +250,46 @@ TEST_CASE("postgres: a Read keeps its snapshot while another instance commits") 
   CHECK(Get(*a, [&](StoreReader& r) { return r.ListConversations(q); }).size() == 2);
 }
 
+// A read's BEGIN is sent ahead of its first statement (pg_store.cc,
+// BeginRead): a read that runs no statement, or fails or throws before its
+// first, must leave its one connection ready and no transaction open.
+TEST_CASE("postgres: reads that run nothing, fail or throw first leave their connection ready") {
+  PgTestDatabase db;
+  auto store = OpenPg(db, /*readers=*/1);
+  AddConversation(*store, "c1");
+  ConversationQuery q;
+  q.shopId = kShop;
+  CHECK(store->Read([](StoreReader&) { return Status::Ok(); }).ok());
+  CHECK(store->Read([](StoreReader&) { return Status::Ok(); }).ok());
+  Status failed = store->Read([](StoreReader&) -> Status { return Error{ErrorCode::kNotFound, "nothing here"}; });
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.error().message == "nothing here");
+  Status thrown = store->Read([](StoreReader&) -> Status { throw std::runtime_error("boom"); });
+  REQUIRE_FALSE(thrown.ok());
+  CHECK(thrown.error().message == "exception in Store::Read: boom");
+  CHECK(Get(*store, [&](StoreReader& r) { return r.ListConversations(q); }).size() == 1);
+  // A statement that fails inside a read: the next read on the connection works.
+  Status bad = store->Read([](StoreReader& r) -> Status {
+    LC_ASSIGN_OR_RETURN(auto m, r.GetMessage(kShop, "c1", "no-such-message"));
+    if (m) return Error{ErrorCode::kInternal, "found a message that is not there"};
+    return Error{ErrorCode::kConflict, "after a read"};
+  });
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message == "after a read");
+  AddConversation(*store, "c2");
+  CHECK(Get(*store, [&](StoreReader& r) { return r.ListConversations(q); }).size() == 2);
+  // Every transaction those reads began has ended (the last COMMIT was sent
+  // without waiting: given a moment to arrive).
+  std::string open;
+  for (int i = 0; i < 100; ++i) {
+    open = db.Query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE "
+                    "'idle in transaction%'");
+    if (open == "0") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(open == "0");
+}
+
 TEST_CASE("postgres: a nested Write is refused; an exception rolls back") {
   PgTestDatabase db;
   auto store = OpenPg(db);

@@ -330,7 +330,7 @@ Status Connection::Flush() {
   return Status::Ok();
 }
 
-Status Connection::SendWithoutWaiting(const char* sql) {
+Status Connection::SendCommand(const char* sql) {
   Touch(Kind::kForgets);
   LC_RETURN_IF_ERROR(EnterPipeline());
   if (PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
@@ -338,12 +338,24 @@ Status Connection::SendWithoutWaiting(const char* sql) {
     return PgError(conn_, nullptr, sql);
   }
   ++pending_;
+  return Status::Ok();
+}
+
+Status Connection::SendWithoutWaiting(const char* sql) {
+  LC_RETURN_IF_ERROR(SendCommand(sql));
   if (PQpipelineSync(conn_) != 1) {
     broken_ = true;
     return PgError(conn_, nullptr, "pipeline sync");
   }
   syncSent_ = true;
   return Status::Ok();
+}
+
+Status Connection::SendAhead(const char* sql) {
+  // What an earlier sync ended is read first: the pipeline behind it is a
+  // new one, which the next statement's sync ends.
+  if (syncSent_) LC_RETURN_IF_ERROR(Flush());
+  return SendCommand(sql);
 }
 
 Status Connection::ExecEach(const std::vector<std::string>& statements) {

@@ -60,6 +60,10 @@ class Connection {
   // transaction's COMMIT: its snapshot is done with, its answer changes
   // nothing the caller has.
   Status SendWithoutWaiting(const char* sql);
+  // Sends `sql` (one command, no parameters) ahead of the next statement
+  // and returns at once: its result is read with that statement's, in the
+  // same round trip, and its error fails that statement. A read's BEGIN.
+  Status SendAhead(const char* sql);
 
   // The cached prepared statement for `sql`, prepared on first use. `sql`
   // may name its parameters the SQLite way (`?1`, `?`, `:name`): they are
@@ -131,6 +135,9 @@ class Connection {
 
   // Enters pipeline mode if not in it; false (and the error) if libpq refuses.
   Status EnterPipeline();
+  // Sends `sql` (one command, no parameters) in the pipeline, counted as
+  // pending, with no sync.
+  Status SendCommand(const char* sql);
   // Sends `prepared` with `params` in the pipeline, counted as pending.
   Status SendPrepared(const Prepared& prepared, const std::vector<const char*>& params);
   // Sends the sync if not sent, then reads every pending result up to it:

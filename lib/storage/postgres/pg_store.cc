@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -79,6 +80,8 @@ constexpr std::int64_t kUnknownSkew = INT64_MIN;
 // a time an instance wrote reads back as written. A clock stepped further
 // (NTP) is followed at once.
 constexpr std::int64_t kSkewJitterMillis = 5;
+// How long a read takes the last measured skew instead of measuring its own.
+constexpr std::chrono::milliseconds kReadSkewMillis{1000};
 
 class PostgresStore final : public Store {
  public:
@@ -114,6 +117,10 @@ class PostgresStore final : public Store {
   // Begins a read (beginRead_) or write (beginWrite_) transaction on `conn`
   // and sets its lease clock skew (pg_connection.h).
   Status Begin(Connection& conn, const std::string& begin);
+  // Begins a read: its BEGIN sent ahead of the read's first statement (one
+  // round trip for both), on the skew measured last, unless that is older
+  // than kReadSkewMillis or the store's clock is the caller's (then Begin).
+  Status BeginRead(Connection& conn);
   // A broken connection (server restart, network) is replaced before use.
   Status Ensure(std::unique_ptr<Connection>& conn);
   Result<std::unique_ptr<Connection>*> CheckoutReader();
@@ -143,8 +150,13 @@ class PostgresStore final : public Store {
   bool savepointOpen_ = false;
   // What the batch's writes so far wrote (writeMu_).
   std::vector<std::string> batchWritten_;
-  // The skew in use (kUnknownSkew before the first transaction).
+  // The skew in use (kUnknownSkew before the first transaction), and when
+  // it was last measured (steady clock, nanoseconds).
   std::atomic<std::int64_t> skew_{kUnknownSkew};
+  std::atomic<std::int64_t> skewMeasuredAt_{0};
+  // The store reads the system clock (no Clock given): a skew measured a
+  // moment ago still holds. A test's clock may jump at any time.
+  bool readsReuseSkew_ = false;
   std::mutex writeMu_;
   std::unique_ptr<Connection> writer_;
   std::atomic<int> writerPid_{0};
@@ -169,6 +181,7 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
   store->url_ = options.url;
   store->onDatabaseClock_ = options.leaseClock == PostgresOptions::LeaseClock::kDatabase;
   store->clock_ = options.clock != nullptr ? options.clock : Clock::Default();
+  store->readsReuseSkew_ = options.clock == nullptr;
   const std::string readClock = store->onDatabaseClock_ ? "; SELECT livechat_now_ms()" : "";
   store->beginRead_ = kBeginRead + readClock;
   store->beginWrite_ = kBeginWrite + readClock;
@@ -212,8 +225,28 @@ Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
     skew = measured;
     skew_.store(skew);
   }
+  skewMeasuredAt_.store(std::chrono::steady_clock::now().time_since_epoch().count());
   conn.setLeaseClockSkew(skew);
   return Status::Ok();
+}
+
+Status PostgresStore::BeginRead(Connection& conn) {
+  conn.KeepSettingsReads(false);
+  if (!onDatabaseClock_) {
+    conn.setLeaseClockSkew(0);
+    return conn.SendAhead(kBeginRead.c_str());
+  }
+  // The writer measures the skew in every transaction; reads alone measure
+  // it at most once per kReadSkewMillis. A clock stepped in between is
+  // followed by the next measurement, as before by the next transaction.
+  const std::int64_t skew = skew_.load();
+  const std::int64_t age = std::chrono::steady_clock::now().time_since_epoch().count() - skewMeasuredAt_.load();
+  if (readsReuseSkew_ && skew != kUnknownSkew &&
+      age < std::chrono::duration_cast<std::chrono::steady_clock::duration>(kReadSkewMillis).count()) {
+    conn.setLeaseClockSkew(skew);
+    return conn.SendAhead(kBeginRead.c_str());
+  }
+  return Begin(conn, beginRead_);
 }
 
 Status PostgresStore::Ensure(std::unique_ptr<Connection>& conn) {
@@ -257,7 +290,7 @@ Status PostgresStore::Read(const std::function<Status(StoreReader&)>& fn) {
       if (conn.Ok()) (void)conn.Exec("ROLLBACK");
       LC_RETURN_IF_ERROR(Ensure(*slot));
     }
-    LC_RETURN_IF_ERROR(Begin(**slot, beginRead_));
+    LC_RETURN_IF_ERROR(BeginRead(**slot));
     Status st;
     {
       HoldGuard guard(this, slot->get(), false);
