@@ -35,9 +35,10 @@ struct PostgresOptions {
     // The database's: every instance compares against one clock, so a host
     // whose clock runs ahead cannot take over a live claim, nor one running
     // behind hold a dead one. Callers still pass times read from `clock`;
-    // each transaction measures how far the database's clock is from it
-    // and stores and compares those times on the database's clock, and
-    // reads them back on `clock`'s.
+    // each write transaction measures how far the database's clock is from
+    // it (a read reuses a measurement up to a second old when no `clock` is
+    // given) and stores and compares those times on the database's clock,
+    // and reads them back on `clock`'s.
     kDatabase,
     // The callers' times as they are, as the SQLite store takes them: for
     // tests that drive every component with one ManualClock on a single

@@ -256,6 +256,8 @@ TEST_CASE("postgres: a Read keeps its snapshot while another instance commits") 
 TEST_CASE("postgres: reads that run nothing, fail or throw first leave their connection ready") {
   PgTestDatabase db;
   auto store = OpenPg(db, /*readers=*/1);
+  // The write measures the clock's skew, so the reads below, well within a
+  // second of it, send their BEGIN ahead (the store reads the system clock).
   AddConversation(*store, "c1");
   ConversationQuery q;
   q.shopId = kShop;
@@ -288,6 +290,51 @@ TEST_CASE("postgres: reads that run nothing, fail or throw first leave their con
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   CHECK(open == "0");
+}
+
+TEST_CASE("postgres: a BEGIN sent ahead is read with the next statement, whose error a failed BEGIN becomes") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  auto opened = pg::Connection::Open(db.url());
+  REQUIRE(opened.ok());
+  pg::Connection& c = **opened;
+  // Prepared first: preparing waits, which would read the BEGIN on its own.
+  REQUIRE(c.Prepare("SELECT 1 / (?1 - 1)").ok());
+  REQUIRE(c.Prepare("SELECT 41 + 1").ok());
+  const char* begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+  // The first statement fails on the server: its own error, in an open transaction.
+  REQUIRE(c.SendAhead(begin).ok());
+  auto divide = c.Prepare("SELECT 1 / (?1 - 1)");
+  REQUIRE(divide.ok());
+  divide->Add(1);
+  auto row = divide->Step();
+  REQUIRE_FALSE(row.ok());
+  CHECK(row.error().message.find("division by zero") != std::string::npos);
+  CHECK(c.InTransaction());
+  REQUIRE(c.Exec("ROLLBACK").ok());
+  CHECK_FALSE(c.InTransaction());
+
+  // BEGIN, a statement and COMMIT sent without waiting: the answer, then a
+  // connection out of its transaction once the COMMIT is read.
+  REQUIRE(c.SendAhead(begin).ok());
+  auto answer = c.QueryInt("SELECT 41 + 1");
+  REQUIRE(answer.ok());
+  CHECK(*answer == 42);
+  CHECK(c.InTransaction());
+  REQUIRE(c.SendWithoutWaiting("COMMIT").ok());
+  REQUIRE(c.Flush().ok());
+  CHECK_FALSE(c.InTransaction());
+
+  // A BEGIN the server refuses fails the statement read with it.
+  REQUIRE(c.SendAhead("BEGIN ISOLATION LEVEL NONSENSE").ok());
+  auto refused = c.QueryInt("SELECT 41 + 1");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("NONSENSE") != std::string::npos);
+  CHECK_FALSE(c.InTransaction());
+  auto again = c.QueryInt("SELECT 41 + 1");
+  REQUIRE(again.ok());
+  CHECK(*again == 42);
 }
 
 TEST_CASE("postgres: a nested Write is refused; an exception rolls back") {

@@ -77,7 +77,8 @@ class Connection {
   Result<std::int64_t> ExecInt(const std::string& sql);
 
   // The database's clock minus the store's callers' clock, in milliseconds,
-  // as measured when the current transaction began (pg_store.cc); 0 when the
+  // as measured when the current transaction began, or for a read up to a
+  // second before (pg_store.cc, BeginRead); 0 when the
   // store takes the callers' times as they are. Lease and due times cross
   // the store's boundary through it (PgDialect::ToLeaseClock).
   std::int64_t leaseClockSkew() const { return leaseClockSkew_; }

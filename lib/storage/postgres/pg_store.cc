@@ -14,11 +14,13 @@
 // the lock and the commit's flush are paid once for all of them.
 //
 // Reads: a pool of connections, each Read one REPEATABLE READ READ ONLY
-// transaction (one snapshot), never waiting for the writer.
+// transaction (one snapshot, taken at its first statement, whose round trip
+// carries the BEGIN), never waiting for the writer.
 //
-// Lease and due times: each transaction reads the database's clock as it
-// begins (in the same round trip as BEGIN, after the write lock) and keeps
-// its distance from the callers' clock on the connection; the shared queries
+// Lease and due times: each write transaction reads the database's clock as
+// it begins (in the same round trip as BEGIN, after the write lock), a read
+// reuses the last reading if it is under a second old (BeginRead), and each
+// keeps its distance from the callers' clock on the connection; the shared queries
 // store and compare those times on the database's clock through it
 // (PgDialect::ToLeaseClock), so every instance measures a lease on one clock
 // (docs/decisions.md, "Lease times from the database clock").
@@ -114,13 +116,18 @@ class PostgresStore final : public Store {
     return nullptr;
   }
 
-  // Begins a read (beginRead_) or write (beginWrite_) transaction on `conn`
-  // and sets its lease clock skew (pg_connection.h).
+  // Begins a write transaction (beginWrite_ or beginBatch_) on `conn` and
+  // sets its lease clock skew (pg_connection.h).
   Status Begin(Connection& conn, const std::string& begin);
   // Begins a read: its BEGIN sent ahead of the read's first statement (one
-  // round trip for both), on the skew measured last, unless that is older
-  // than kReadSkewMillis or the store's clock is the caller's (then Begin).
+  // round trip for both), so its snapshot is always taken there. The skew
+  // is the one measured last, or measured first (a round trip of its own,
+  // outside the transaction) when that is older than kReadSkewMillis or the
+  // store was given a Clock.
   Status BeginRead(Connection& conn);
+  // Keeps `measured` (the database's clock minus the callers') as the skew
+  // unless it is within kSkewJitterMillis of the one in use; the skew to use.
+  std::int64_t KeepSkew(std::int64_t measured);
   // A broken connection (server restart, network) is replaced before use.
   Status Ensure(std::unique_ptr<Connection>& conn);
   Result<std::unique_ptr<Connection>*> CheckoutReader();
@@ -143,7 +150,7 @@ class PostgresStore final : public Store {
   bool onDatabaseClock_ = true;
   const Clock* clock_ = nullptr;
   // On the database's clock, each ends by reading it.
-  std::string beginRead_, beginWrite_;
+  std::string beginWrite_;
   // beginWrite_ that also opens the batch's first savepoint.
   std::string beginBatch_;
   // The batch's savepoint "w" is open, for the next write to use (writeMu_).
@@ -183,7 +190,6 @@ Result<std::unique_ptr<Store>> PostgresStore::Open(const PostgresOptions& option
   store->clock_ = options.clock != nullptr ? options.clock : Clock::Default();
   store->readsReuseSkew_ = options.clock == nullptr;
   const std::string readClock = store->onDatabaseClock_ ? "; SELECT livechat_now_ms()" : "";
-  store->beginRead_ = kBeginRead + readClock;
   store->beginWrite_ = kBeginWrite + readClock;
   store->beginBatch_ = kBeginWrite + "; SAVEPOINT w" + readClock;
   PostgresStore* self = store.get();
@@ -209,7 +215,7 @@ PostgresStore::~PostgresStore() {
 
 Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
   // Only the writer holds the write lock that makes this sound.
-  conn.KeepSettingsReads(&begin != &beginRead_);
+  conn.KeepSettingsReads(true);
   if (!onDatabaseClock_) {
     conn.setLeaseClockSkew(0);
     return conn.Exec(begin);
@@ -219,15 +225,18 @@ Status PostgresStore::Begin(Connection& conn, const std::string& begin) {
   // the answer's travel time at most (well under a millisecond on one
   // network, against leases of seconds).
   LC_ASSIGN_OR_RETURN(std::int64_t databaseNow, conn.ExecInt(begin));
-  const std::int64_t measured = databaseNow - clock_->NowMillis();
+  conn.setLeaseClockSkew(KeepSkew(databaseNow - clock_->NowMillis()));
+  return Status::Ok();
+}
+
+std::int64_t PostgresStore::KeepSkew(std::int64_t measured) {
   std::int64_t skew = skew_.load();
   if (skew == kUnknownSkew || measured > skew + kSkewJitterMillis || measured < skew - kSkewJitterMillis) {
     skew = measured;
     skew_.store(skew);
   }
   skewMeasuredAt_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-  conn.setLeaseClockSkew(skew);
-  return Status::Ok();
+  return skew;
 }
 
 Status PostgresStore::BeginRead(Connection& conn) {
@@ -239,14 +248,21 @@ Status PostgresStore::BeginRead(Connection& conn) {
   // The writer measures the skew in every transaction; reads alone measure
   // it at most once per kReadSkewMillis. A clock stepped in between is
   // followed by the next measurement, as before by the next transaction.
-  const std::int64_t skew = skew_.load();
-  const std::int64_t age = std::chrono::steady_clock::now().time_since_epoch().count() - skewMeasuredAt_.load();
-  if (readsReuseSkew_ && skew != kUnknownSkew &&
-      age < std::chrono::duration_cast<std::chrono::steady_clock::duration>(kReadSkewMillis).count()) {
-    conn.setLeaseClockSkew(skew);
-    return conn.SendAhead(kBeginRead.c_str());
+  // The time first: KeepSkew stores the skew before the time, so a fresh
+  // time is never paired with the skew it replaced.
+  const std::int64_t measuredAt = skewMeasuredAt_.load();
+  std::int64_t skew = skew_.load();
+  const std::int64_t age = std::chrono::steady_clock::now().time_since_epoch().count() - measuredAt;
+  const bool fresh = readsReuseSkew_ && skew != kUnknownSkew &&
+                     age < std::chrono::duration_cast<std::chrono::steady_clock::duration>(kReadSkewMillis).count();
+  if (!fresh) {
+    // Outside the transaction, so its snapshot is still the first
+    // statement's whichever way the skew came.
+    LC_ASSIGN_OR_RETURN(std::int64_t databaseNow, conn.ExecInt("SELECT livechat_now_ms()"));
+    skew = KeepSkew(databaseNow - clock_->NowMillis());
   }
-  return Begin(conn, beginRead_);
+  conn.setLeaseClockSkew(skew);
+  return conn.SendAhead(kBeginRead.c_str());
 }
 
 Status PostgresStore::Ensure(std::unique_ptr<Connection>& conn) {
@@ -436,7 +452,13 @@ void PostgresStore::RunBatch(const std::vector<storage::WriteBatcher::Pending*>&
 }
 
 bool PostgresStore::Healthy() {
-  Status st = Read([](StoreReader&) { return Status::Ok(); });
+  // One statement: a read that runs none only sends its BEGIN and COMMIT,
+  // which a connection the server has closed still accepts.
+  Status st = Read([](StoreReader& r) -> Status {
+    auto shop = r.GetShop("");
+    if (!shop.ok()) return shop.error();
+    return Status::Ok();
+  });
   if (!st.ok()) return false;
   std::lock_guard lock(writeMu_);
   if (!Ensure(writer_).ok()) return false;
