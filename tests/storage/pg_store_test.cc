@@ -30,6 +30,13 @@ std::unique_ptr<Store> OpenPg(const PgTestDatabase& db, int readers = 2) {
   return std::move(r).value();
 }
 
+// A connection of the test's own on the migrated database.
+std::unique_ptr<pg::Connection> OpenConnection(const PgTestDatabase& db) {
+  auto opened = pg::Connection::Open(db.url());
+  if (!opened.ok()) FAIL("Connection::Open: " << opened.error().message);
+  return std::move(opened).value();
+}
+
 void AddConversation(Store& s, const std::string& id, Millis lastActive = 1000) {
   Put(s, [&](StoreWriter& w) {
     Conversation c = MakeConversation(kShop, id, lastActive);
@@ -295,9 +302,8 @@ TEST_CASE("postgres: reads that run nothing, fail or throw first leave their con
 TEST_CASE("postgres: a BEGIN sent ahead is read with the next statement, whose error a failed BEGIN becomes") {
   PgTestDatabase db;
   auto store = OpenPg(db);
-  auto opened = pg::Connection::Open(db.url());
-  REQUIRE(opened.ok());
-  pg::Connection& c = **opened;
+  auto conn = OpenConnection(db);
+  pg::Connection& c = *conn;
   // Prepared first: preparing waits, which would read the BEGIN on its own.
   REQUIRE(c.Prepare("SELECT 1 / (?1 - 1)").ok());
   REQUIRE(c.Prepare("SELECT 41 + 1").ok());
@@ -359,9 +365,8 @@ TEST_CASE("postgres: a nested Write is refused; an exception rolls back") {
 TEST_CASE("postgres: a deferred statement's error fails the statement that waits next, and COMMIT") {
   PgTestDatabase db;
   auto store = OpenPg(db);
-  auto opened = pg::Connection::Open(db.url());
-  REQUIRE(opened.ok());
-  pg::Connection& c = **opened;
+  auto conn = OpenConnection(db);
+  pg::Connection& c = *conn;
   auto insert = [&](const std::string& key) {
     auto st = c.Prepare("INSERT INTO rate_windows (key, start_ms, count) VALUES (?1, 0, 0)");
     REQUIRE(st.ok());
