@@ -165,7 +165,11 @@ TEST_CASE("postgres counters: concurrent HitBoth calls from two instances each t
   REQUIRE(addressRemaining.size() == 4);
   std::vector<int> expected(kAddressLimit);
   for (int i = 0; i < kAddressLimit; ++i) expected[i] = i;
-  for (auto& [address, remaining] : addressRemaining) {
+  // Not a structured binding: CHECK_MESSAGE captures it in a lambda, which
+  // clang 14 refuses for a binding.
+  for (auto& entry : addressRemaining) {
+    const std::string& address = entry.first;
+    std::vector<int>& remaining = entry.second;
     std::sort(remaining.begin(), remaining.end());
     CHECK_MESSAGE(remaining == expected, address);
     CHECK(db.Query("SELECT count FROM rate_windows WHERE key = '" + address + "'") == std::to_string(2 * kCalls));
