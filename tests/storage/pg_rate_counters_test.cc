@@ -126,8 +126,8 @@ TEST_CASE("postgres counters: concurrent hits from two instances are each counte
   CHECK(db.Query("SELECT count FROM rate_windows WHERE key = 'key:busy'") == "200");
 }
 
-// Concurrent hits are counted in groups (pg_rate_counters.cc): each call
-// must still take a place of its own, as if it had been counted alone.
+// Each of many concurrent calls takes a place of its own, as if it had been
+// counted alone: a place given twice, or a call counted twice, shows here.
 TEST_CASE("postgres counters: concurrent HitBoth calls from two instances each take their own place") {
   PgTestDatabase db;
   auto store = Migrated(db);

@@ -264,7 +264,8 @@ TEST_CASE("postgres: reads that run nothing, fail or throw first leave their con
   PgTestDatabase db;
   auto store = OpenPg(db, /*readers=*/1);
   // The write measures the clock's skew, so the reads below, well within a
-  // second of it, send their BEGIN ahead (the store reads the system clock).
+  // second of it, reuse it (the store reads the system clock); either way
+  // each sends its BEGIN ahead.
   AddConversation(*store, "c1");
   ConversationQuery q;
   q.shopId = kShop;
@@ -277,7 +278,8 @@ TEST_CASE("postgres: reads that run nothing, fail or throw first leave their con
   REQUIRE_FALSE(thrown.ok());
   CHECK(thrown.error().message == "exception in Store::Read: boom");
   CHECK(Get(*store, [&](StoreReader& r) { return r.ListConversations(q); }).size() == 1);
-  // A statement that fails inside a read: the next read on the connection works.
+  // A read that fails after its statement ran: the next read on the connection
+  // works. (A statement the server refuses: the Connection test below.)
   Status bad = store->Read([](StoreReader& r) -> Status {
     LC_ASSIGN_OR_RETURN(auto m, r.GetMessage(kShop, "c1", "no-such-message"));
     if (m) return Error{ErrorCode::kInternal, "found a message that is not there"};

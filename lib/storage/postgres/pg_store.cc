@@ -158,7 +158,7 @@ class PostgresStore final : public Store {
   // What the batch's writes so far wrote (writeMu_).
   std::vector<std::string> batchWritten_;
   // The skew in use (kUnknownSkew before the first transaction), and when
-  // it was last measured (steady clock, nanoseconds).
+  // it was last measured (steady_clock ticks since its epoch).
   std::atomic<std::int64_t> skew_{kUnknownSkew};
   std::atomic<std::int64_t> skewMeasuredAt_{0};
   // The store reads the system clock (no Clock given): a skew measured a
