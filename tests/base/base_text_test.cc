@@ -146,6 +146,37 @@ TEST_CASE("AppendJsonString gives the bytes the byte-at-a-time escaper gave") {
   }
 }
 
+TEST_CASE("every byte at every place of a word is escaped or passed as the byte-at-a-time escaper did") {
+  // The escaper tests eight bytes at a time: each byte value, at each of the
+  // first two words' places and the tail's, among plain, high (UTF-8) and
+  // boundary neighbours (0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xff).
+  const unsigned char fills[] = {'a', 0x80, 0xff, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f};
+  int checked = 0;
+  for (unsigned char fill : fills) {
+    for (int b = 0; b < 256; ++b) {
+      for (std::size_t at = 0; at < 19; ++at) {
+        std::string s(19, static_cast<char>(fill));
+        s[at] = static_cast<char>(b);
+        std::string out = "p";
+        AppendJsonString(out, s);
+        REQUIRE(out == "p" + ReferenceQuoted(s));
+        std::string member;
+        AppendJsonStringMember(member, "k", true, s);
+        REQUIRE(member == ",\"k\":" + ReferenceQuoted(s));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 9 * 256 * 19);
+  // A key that needs an escape is escaped too, not written as is.
+  std::string member;
+  AppendJsonStringMember(member, "a\"b", false, "v");
+  CHECK(member == "\"a\\\"b\":\"v\"");
+  member.clear();
+  AppendJsonMember(member, "tab\tkey", true, "true");
+  CHECK(member == ",\"tab\\tkey\":true");
+}
+
 TEST_CASE("numbers: shortest round-trip doubles, null for what JSON cannot carry") {
   std::string s;
   AppendJsonInt(s, std::numeric_limits<std::int64_t>::min());

@@ -302,36 +302,48 @@ Status Statement::Run() {
   }
 }
 
-std::string Statement::Text(int col) const {
-  const unsigned char* p = sqlite3_column_text(stmt_, col);
+// A column is looked up once (sqlite3_column_value) and read through its
+// value: each sqlite3_column_* call checks the index and the statement's
+// error state again, and an optional text column took three of them. The
+// value is the statement's own, valid until the next step or reset; it is
+// read on the thread that owns the connection (opened NOMUTEX), which is
+// all SQLite asks of an unprotected value.
+namespace {
+
+std::string_view ValueText(sqlite3_value* v) {
+  const unsigned char* p = sqlite3_value_text(v);
   if (p == nullptr) return {};
-  return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+  return std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_value_bytes(v)));
 }
 
-std::string_view Statement::TextView(int col) const {
-  const unsigned char* p = sqlite3_column_text(stmt_, col);
-  if (p == nullptr) return {};
-  return std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
-}
+}  // namespace
+
+std::string Statement::Text(int col) const { return std::string(ValueText(sqlite3_column_value(stmt_, col))); }
+
+std::string_view Statement::TextView(int col) const { return ValueText(sqlite3_column_value(stmt_, col)); }
 
 std::optional<std::string> Statement::OptText(int col) const {
-  if (IsNull(col)) return std::nullopt;
-  return Text(col);
+  sqlite3_value* v = sqlite3_column_value(stmt_, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  return std::string(ValueText(v));
 }
 
 std::optional<std::int64_t> Statement::OptInt(int col) const {
-  if (IsNull(col)) return std::nullopt;
-  return Int(col);
+  sqlite3_value* v = sqlite3_column_value(stmt_, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  return sqlite3_value_int64(v);
 }
 
 std::optional<bool> Statement::OptBool(int col) const {
-  if (IsNull(col)) return std::nullopt;
-  return Bool(col);
+  sqlite3_value* v = sqlite3_column_value(stmt_, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  return sqlite3_value_int64(v) != 0;
 }
 
 std::optional<double> Statement::OptDouble(int col) const {
-  if (IsNull(col)) return std::nullopt;
-  return Double(col);
+  sqlite3_value* v = sqlite3_column_value(stmt_, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  return sqlite3_value_double(v);
 }
 
 }  // namespace livechat::sqlite
