@@ -150,7 +150,7 @@ TEST_CASE("every byte at every place of a word is escaped or passed as the byte-
   // The escaper tests eight bytes at a time: each byte value, at each of the
   // first two words' places and the tail's, among plain, high (UTF-8) and
   // boundary neighbours (0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xff).
-  const unsigned char fills[] = {'a', 0x80, 0xff, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f};
+  const unsigned char fills[] = {'a', 0x80, 0xff, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f};
   int checked = 0;
   for (unsigned char fill : fills) {
     for (int b = 0; b < 256; ++b) {
@@ -167,7 +167,19 @@ TEST_CASE("every byte at every place of a word is escaped or passed as the byte-
       }
     }
   }
-  CHECK(checked == 9 * 256 * 19);
+  CHECK(checked == 10 * 256 * 19);
+  // Two escapes in one word, at every pair of places: the first found must
+  // not hide the second.
+  for (std::size_t i = 0; i < 16; ++i) {
+    for (std::size_t j = i + 1; j < 16; ++j) {
+      std::string s(16, 'x');
+      s[i] = '"';
+      s[j] = '\n';
+      std::string out;
+      AppendJsonString(out, s);
+      REQUIRE(out == ReferenceQuoted(s));
+    }
+  }
   // A key that needs an escape is escaped too, not written as is.
   std::string member;
   AppendJsonStringMember(member, "a\"b", false, "v");

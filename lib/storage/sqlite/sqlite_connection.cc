@@ -306,8 +306,9 @@ Status Statement::Run() {
 // value: each sqlite3_column_* call checks the index and the statement's
 // error state again, and an optional text column took three of them. The
 // value is the statement's own, valid until the next step or reset; it is
-// read on the thread that owns the connection (opened NOMUTEX), which is
-// all SQLite asks of an unprotected value.
+// read on the thread that owns the connection, opened NOMUTEX: such a
+// connection has no mutex, so SQLite's protected and unprotected values
+// behave the same on it.
 namespace {
 
 std::string_view ValueText(sqlite3_value* v) {
