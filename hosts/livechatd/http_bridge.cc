@@ -172,11 +172,11 @@ HttpHandlers MakeHandlers(const Site& site, const BridgeOptions& options, livech
     return res;
   };
   auto log = options.accessLog ? std::make_shared<AccessLog>() : nullptr;
-  livechat::MetricsRegistry* metrics = options.obs.metrics;
+  auto metrics = options.obs.metrics ? std::make_shared<RequestMetrics>(*options.obs.metrics) : nullptr;
   if (log || metrics) {
     h.done = [log, metrics](const HttpExchange& x) {
       // A connection refused before any request was read has no method.
-      if (metrics && x.method != "-") CountRequest(*metrics, x.method, x.request.target, x.status, x.seconds, x.response.route);
+      if (metrics && x.method != "-") metrics->Count(x.method, x.request.target, x.status, x.seconds, x.response.route);
       if (log) log->Write(x);
     };
   }

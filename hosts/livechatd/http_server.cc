@@ -83,6 +83,15 @@ bool IEquals(std::string_view a, std::string_view b) {
          });
 }
 
+// Whether `s` holds a byte that would end a header line early (CR or LF) or,
+// in a name, its colon. A byte loop: find_first_of scans its set once per
+// byte, and every answer's headers pass here.
+bool BreaksHeaderLine(std::string_view s, bool name) {
+  for (char c : s)
+    if (c == '\r' || c == '\n' || (name && c == ':')) return true;
+  return false;
+}
+
 void AppendNumber(std::string& out, std::uint64_t n) {
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
@@ -96,6 +105,10 @@ void AppendNumber(std::string& out, std::uint64_t n) {
 // kept: say so (1.0 closes by default).
 void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close, bool chunked, std::size_t length,
                 bool keepAlive10 = false) {
+  // Room for all of it first: every answer writes a head, so it grows once.
+  std::size_t room = 128;
+  for (const auto& [name, value] : res.headers) room += name.size() + value.size() + 4;
+  out.reserve(out.size() + room);
   out += "HTTP/1.1 ";
   AppendNumber(out, static_cast<std::uint64_t>(res.status));
   out += ' ';
@@ -105,12 +118,9 @@ void AppendHead(std::string& out, const livechat::HttpResponse& res, bool close,
   for (const auto& [name, value] : res.headers) {
     if (IEquals(name, "content-length") || IEquals(name, "transfer-encoding") || IEquals(name, "connection")) continue;
     // A value that would end the header early is dropped, never sent.
-    if (value.find_first_of("\r\n") != std::string::npos || name.find_first_of("\r\n:") != std::string::npos) continue;
+    if (BreaksHeaderLine(value, false) || BreaksHeaderLine(name, true)) continue;
     if (IEquals(name, "content-type")) hasType = true;
-    out += name;
-    out += ": ";
-    out += value;
-    out += "\r\n";
+    out.append(name).append(": ", 2).append(value).append("\r\n", 2);
   }
   const bool noBody = res.status == 204 || res.status == 304 || res.status < 200;
   if (!hasType && !noBody && (chunked || length > 0)) out += "Content-Type: application/json\r\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <optional>
 #include <random>
@@ -116,18 +117,35 @@ std::string RouteLabel(const std::string& target) {
   return "unmatched";
 }
 
-void CountRequest(livechat::MetricsRegistry& metrics, std::string_view requestMethod, const std::string& target,
-                  int status, double seconds, const std::string& adapterRoute) {
+void RequestMetrics::Count(std::string_view requestMethod, const std::string& target, int status, double seconds,
+                           const std::string& adapterRoute) {
   const std::string route = adapterRoute.empty() ? RouteLabel(target) : adapterRoute;
-  const std::string method(MethodLabel(requestMethod));
-  metrics
-      .GetCounter(livechat::metric::kHttpRequests, "HTTP requests served, by route template, method and status",
-                  {{"route", route}, {"method", method}, {"status", std::to_string(status)}})
-      .Inc();
-  metrics
-      .GetHistogram(livechat::metric::kHttpDuration, "HTTP request latency (routing to response), by route template",
-                    livechat::DefaultLatencyBuckets(), {{"route", route}, {"method", method}})
-      .Observe(seconds);
+  const std::string_view method = MethodLabel(requestMethod);
+  // The key: route, method and status, each ended by a byte no label holds.
+  thread_local std::string key;
+  key.assign(route).push_back('\n');
+  key.append(method).push_back('\n');
+  char digits[12];
+  key.append(digits, std::to_chars(digits, digits + sizeof digits, status).ptr);
+  Series found{};
+  {
+    std::shared_lock lock(mu_);
+    if (auto it = series_.find(key); it != series_.end()) found = it->second;
+  }
+  if (found.requests == nullptr) {
+    // The registry hands out series that live as long as it does.
+    found.requests = &metrics_.GetCounter(livechat::metric::kHttpRequests,
+                                          "HTTP requests served, by route template, method and status",
+                                          {{"route", route}, {"method", std::string(method)}, {"status", std::to_string(status)}});
+    found.duration = &metrics_.GetHistogram(livechat::metric::kHttpDuration,
+                                            "HTTP request latency (routing to response), by route template",
+                                            livechat::DefaultLatencyBuckets(),
+                                            {{"route", route}, {"method", std::string(method)}});
+    std::unique_lock lock(mu_);
+    series_.emplace(key, found);
+  }
+  found.requests->Inc();
+  found.duration->Observe(seconds);
 }
 
 void RegisterOutboxGauges(livechat::MetricsRegistry& metrics, livechat::Store& store,

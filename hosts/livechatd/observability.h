@@ -4,8 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "host_routes.h"
 #include "livechat/http.h"
@@ -35,11 +37,28 @@ void InstallAdmin(Site& site, livechat::Store& store, const Observability& obs);
 // otherwise a new random 32-hex-digit id.
 std::string RequestIdFor(const livechat::HttpRequest& req);
 
-// Counts one served request: requests by route template, method and status,
-// and its latency by route template and method. `route` is the template the
-// adapter reported; empty: derived from the target (RouteLabel).
-void CountRequest(livechat::MetricsRegistry& metrics, std::string_view method, const std::string& target, int status,
-                  double seconds, const std::string& route);
+// Counts served requests: requests by route template, method and status, and
+// their latency by route template and method. Each (route, method, status)
+// finds its two series in the registry once; after that a request costs a
+// lookup in this table, not label vectors built and matched in the registry.
+// The table is bounded: routes are templates (or "unmatched"), methods and
+// statuses are from fixed sets.
+class RequestMetrics {
+ public:
+  explicit RequestMetrics(livechat::MetricsRegistry& metrics) : metrics_(metrics) {}
+  // `route` is the template the adapter reported; empty: derived from the
+  // target (RouteLabel).
+  void Count(std::string_view method, const std::string& target, int status, double seconds, const std::string& route);
+
+ private:
+  struct Series {
+    livechat::Counter* requests;
+    livechat::Histogram* duration;
+  };
+  livechat::MetricsRegistry& metrics_;
+  std::shared_mutex mu_;
+  std::unordered_map<std::string, Series> series_;
+};
 
 // The route label of a target: a REST route template, a fixed path of the
 // daemon, or "unmatched" (keeps the label set bounded).

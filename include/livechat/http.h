@@ -28,6 +28,8 @@ struct HttpRequest {
 
   // First value of a header (name compared case-insensitively), or empty optional.
   std::optional<std::string> Header(std::string_view name) const;
+  // The same value, not copied: valid while the request is.
+  std::optional<std::string_view> HeaderView(std::string_view name) const;
 };
 
 // Where a streamed response body goes (HttpResponse::stream). The host

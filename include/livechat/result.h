@@ -72,7 +72,11 @@ inline Error RetryLaterError(ErrorCode code, std::string message, std::int64_t r
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
+  // By reference, not by value: a value taken by value was moved twice (into
+  // the parameter, then into the variant), and records of twenty strings
+  // pass through several Results on their way out of the store.
+  Result(T&& value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(const T& value) : v_(std::in_place_index<0>, value) {}        // NOLINT: implicit by design
   Result(Error error) : v_(std::move(error)) {}      // NOLINT: implicit by design
 
   bool ok() const { return v_.index() == 0; }

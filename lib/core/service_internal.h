@@ -33,31 +33,32 @@ Result<int> ResolveLimit(const std::optional<std::int64_t>& limit, int def, int 
 Status CheckText(const std::optional<std::string>& v, std::string_view field, int max, bool allowEmpty = false);
 
 // Runs fn in a read snapshot and returns what it produced.
+// The value is built in `out` and every path returns `out`, so the record
+// is not moved again on its way to the caller (a retried transaction
+// assigns it anew).
 template <typename T>
 Result<T> ReadValue(Store& store, const std::function<Result<T>(StoreReader&)>& fn) {
-  std::optional<T> out;
+  Result<T> out{Error{}};
   Status st = store.Read([&](StoreReader& r) -> Status {
-    auto res = fn(r);
-    if (!res.ok()) return res.take_error();
-    out = std::move(res).value();
+    out = fn(r);
+    if (!out.ok()) return out.take_error();
     return Status::Ok();
   });
-  if (!st.ok()) return st.take_error();
-  return std::move(*out);
+  if (!st.ok()) out = st.take_error();
+  return out;
 }
 
 // Runs fn in one write transaction (rolled back on error) and returns its value.
 template <typename T>
 Result<T> WriteValue(Store& store, const std::function<Result<T>(StoreWriter&)>& fn) {
-  std::optional<T> out;
+  Result<T> out{Error{}};
   Status st = store.Write([&](StoreWriter& w) -> Status {
-    auto res = fn(w);
-    if (!res.ok()) return res.take_error();
-    out = std::move(res).value();
+    out = fn(w);
+    if (!out.ok()) return out.take_error();
     return Status::Ok();
   });
-  if (!st.ok()) return st.take_error();
-  return std::move(*out);
+  if (!st.ok()) out = st.take_error();
+  return out;
 }
 
 // A conversation of this shop by any id form, or NOT_FOUND.

@@ -1,4 +1,3 @@
-#include <cctype>
 #include <future>
 #include <memory>
 
@@ -7,12 +6,14 @@
 namespace livechat {
 namespace {
 
+// Header names are ASCII tokens (RFC 9110): folding A-Z is all their case
+// takes, with no locale call per byte (every request looks up several).
+char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
   return true;
 }
 
@@ -27,6 +28,12 @@ std::optional<std::string> FindHeader(const std::vector<std::pair<std::string, s
 
 std::optional<std::string> HttpRequest::Header(std::string_view name) const { return FindHeader(headers, name); }
 
+std::optional<std::string_view> HttpRequest::HeaderView(std::string_view name) const {
+  for (const auto& [key, value] : headers)
+    if (EqualsIgnoreCase(key, name)) return std::string_view(value);
+  return std::nullopt;
+}
+
 std::optional<std::string> HttpResponse::Header(std::string_view name) const { return FindHeader(headers, name); }
 
 void HttpResponse::SetHeader(std::string name, std::string value) {
@@ -36,6 +43,9 @@ void HttpResponse::SetHeader(std::string name, std::string value) {
       return;
     }
   }
+  // An answer carries a handful of headers (type, cache, the rate windows,
+  // the request id): room for them at once, not three regrowths.
+  if (headers.capacity() == 0) headers.reserve(8);
   headers.emplace_back(std::move(name), std::move(value));
 }
 

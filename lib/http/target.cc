@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "livechat/http.h"
 
 namespace livechat {
@@ -17,7 +19,19 @@ bool IsUnreserved(unsigned char c) {
 
 // A decoded component must be text the rest of the service can store and echo
 // back as JSON: well-formed UTF-8 without NUL.
+// ParseTarget has refused raw controls and NUL before it gets here.
 std::optional<std::string> DecodeComponent(std::string_view raw, bool plusAsSpace) {
+  // Most components (a path segment, an id, limit=20) are plain ASCII with
+  // nothing to decode: taken as they are, with one test per byte.
+  bool plain = true;
+  for (char ch : raw) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '%' || c >= 0x80 || (c == '+' && plusAsSpace)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return std::string(raw);
   auto decoded = PercentDecode(raw, plusAsSpace);
   if (!decoded || !IsValidUtf8(*decoded) || decoded->find('\0') != std::string::npos) return std::nullopt;
   return decoded;
@@ -80,6 +94,8 @@ std::optional<ParsedTarget> ParseTarget(std::string_view target) {
   std::string_view path = target.substr(0, qpos);
   std::string_view query = qpos == std::string_view::npos ? std::string_view() : target.substr(qpos + 1);
   out.path = std::string(path);
+  // One slot per '/', at most one segment each: the vector grows once.
+  out.segments.reserve(static_cast<std::size_t>(std::count(path.begin(), path.end(), '/')));
 
   std::size_t start = 1;
   while (start <= path.size()) {

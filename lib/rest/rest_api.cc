@@ -242,15 +242,15 @@ std::optional<std::string> RestApi::RouteTemplate(std::string_view target) {
 
 bool RestApi::IsBoundedRead(const HttpRequest& req) {
   if (req.method != "GET" || SurfaceOf(req.target) != Surface::kChat) return false;
-  const std::optional<std::string> key = req.Header("x-api-key");
+  const std::optional<std::string_view> key = req.HeaderView("x-api-key");
   if (!key || key->empty()) return false;
   std::optional<ParsedTarget> target = ParseTarget(req.target);
   return target && rest::ChatBoundedRead(req.method, *target);
 }
 
 bool RestApi::IsHandedToWriter(const HttpRequest& req) {
-  if (req.method != "POST" || SurfaceOf(req.target) != Surface::kChat || req.Header("idempotency-key")) return false;
-  const std::optional<std::string> key = req.Header("x-api-key");
+  if (req.method != "POST" || SurfaceOf(req.target) != Surface::kChat || req.HeaderView("idempotency-key")) return false;
+  const std::optional<std::string_view> key = req.HeaderView("x-api-key");
   if (!key || key->empty()) return false;
   std::optional<ParsedTarget> target = ParseTarget(req.target);
   return target && rest::ChatAnswersLater(req.method, *target);

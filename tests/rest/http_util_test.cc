@@ -101,6 +101,13 @@ TEST_CASE("HttpRequest and HttpResponse headers are matched case-insensitively")
   CHECK(req.Header("Content-Type") == std::optional<std::string>("application/json"));
   CHECK(req.Header("X-API-KEY") == std::optional<std::string>("one"));
   CHECK_FALSE(req.Header("cookie").has_value());
+  CHECK(req.HeaderView("X-Api-Key") == std::optional<std::string_view>("one"));
+  CHECK_FALSE(req.HeaderView("x-api-keys").has_value());
+  // Only A-Z fold: bytes that differ by 0x20 elsewhere are different names.
+  req.headers = {{"a@b", "1"}, {"a-b", "2"}};
+  CHECK_FALSE(req.HeaderView("a`b").has_value());
+  CHECK_FALSE(req.HeaderView("a\rb").has_value());
+  CHECK(req.HeaderView("A@B") == std::optional<std::string_view>("1"));
 
   HttpResponse resp;
   resp.SetHeader("Content-Type", "text/plain");

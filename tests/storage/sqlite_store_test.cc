@@ -94,6 +94,34 @@ TEST_CASE("sqlite: the journal spill size can be set only before SQLite is in us
   CHECK(CountListed(file.store()) == 2);
 }
 
+TEST_CASE("sqlite: a statement asked for by text built at a reused address is the one of that text") {
+  // The connection remembers statements by where their text was; a text
+  // built at run time may come back at the same address with other words.
+  TempDir dir;
+  auto opened = sqlite::Connection::Open(dir.File("cache.db"), sqlite::Connection::Mode::kReadWrite, 5000, nullptr);
+  REQUIRE(opened.ok());
+  sqlite::Connection& c = **opened;
+  std::string sql;
+  sql.reserve(64);
+  const char* const at = sql.data();
+  for (int i = 0; i < 3; ++i) {
+    for (const char* text : {"SELECT 'first'", "SELECT 'other'", "SELECT 'third'"}) {
+      sql.assign(text);
+      REQUIRE(sql.data() == at);  // the same address every time
+      auto st = c.Prepare(sql);
+      REQUIRE(st.ok());
+      REQUIRE(Value(st->Step()));
+      CHECK(st->Text(0) == std::string(text).substr(8, 5));
+    }
+  }
+  // The same text from another address is the same statement's answer too.
+  const std::string copy = "SELECT 'other'";
+  auto st = c.Prepare(copy);
+  REQUIRE(st.ok());
+  REQUIRE(Value(st->Step()));
+  CHECK(st->Text(0) == "other");
+}
+
 TEST_CASE("sqlite: open fails with kInternal for an unusable path") {
   TempDir dir;
   auto r = OpenSqliteStore(SqliteOptions{dir.File("no/such/dir/store.db"), 2, 100});

@@ -559,12 +559,29 @@ const auto ReadTyping = [](const auto& st) -> Result<TypingState> {
 
 const auto ReadTagCount = [](const auto& st) -> Result<TagCount> { return TagCount{st.Text(0), st.Int(1)}; };
 
+// `read` returns the record, or (like FetchAll's) fills one in place: a
+// record of many strings is then built where the caller gets it, and every
+// path returns `out`, so nothing is moved on the way.
 template <typename T, typename St, typename F>
 Result<std::optional<T>> FetchOne(St& st, F read) {
-  LC_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<T>();
-  LC_ASSIGN_OR_RETURN(T value, read(st));
-  return std::optional<T>(std::move(value));
+  Result<std::optional<T>> out{std::optional<T>()};
+  Result<bool> row = st.Step();
+  if (!row.ok()) {
+    out = row.take_error();
+  } else if (*row) {
+    if constexpr (std::is_invocable_r_v<Status, F, St&, T&>) {
+      Status filled = read(st, out->emplace());
+      if (!filled.ok()) out = filled.take_error();
+    } else {
+      Result<T> value = read(st);
+      if (value.ok()) {
+        out->emplace(std::move(value).value());
+      } else {
+        out = value.take_error();
+      }
+    }
+  }
+  return out;
 }
 
 // `expected`: the rows a LIMIT allows, reserved up front so a page's
@@ -863,8 +880,8 @@ Result<std::optional<T>> LookUpConversation(Conn& conn, const ConversationLookup
   for (const std::string* form : {&sql.byId, &sql.byFirestoreId}) {
     LC_ASSIGN_OR_RETURN(auto st, conn.Prepare(*form));
     st.Add(shopId).Add(anyId);
-    LC_ASSIGN_OR_RETURN(auto found, FetchOne<T>(st, read));
-    if (found) return found;
+    auto found = FetchOne<T>(st, read);
+    if (!found.ok() || *found) return found;
   }
   auto pg = ParseSeq(anyId);
   if (!pg) return std::optional<T>();
@@ -879,7 +896,7 @@ template <class D>
 Result<std::optional<Conversation>> SqlQueries<D>::FindConversation(const std::string& shopId,
                                                                     const std::string& anyId) {
   static const ConversationLookup sql(kConversations.Select());
-  return LookUpConversation<Conversation>(conn_, sql, shopId, anyId, ReadConversation);
+  return LookUpConversation<Conversation>(conn_, sql, shopId, anyId, ReadConversationInto);
 }
 
 template <class D>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -231,6 +232,9 @@ Status Connection::Exec(const char* sql) {
 }
 
 Result<Statement> Connection::Prepare(std::string_view sql) {
+  Recent& slot = recent_[(reinterpret_cast<std::uintptr_t>(sql.data()) >> 4) % recent_.size()];
+  if (slot.data == sql.data() && slot.size == sql.size() && std::memcmp(slot.sql->data(), sql.data(), sql.size()) == 0)
+    return Statement(db_, slot.stmt);
   auto it = cache_.find(sql);
   if (it == cache_.end()) {
     sqlite3_stmt* stmt = nullptr;
@@ -242,6 +246,7 @@ Result<Statement> Connection::Prepare(std::string_view sql) {
     }
     it = cache_.emplace(std::string(sql), stmt).first;
   }
+  slot = Recent{sql.data(), sql.size(), &it->first, it->second};
   return Statement(db_, it->second);
 }
 

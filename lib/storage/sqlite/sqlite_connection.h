@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <array>
 #include <unordered_map>
 #include <vector>
 
@@ -83,6 +84,18 @@ class Connection {
   };
   // Keyed by SQL text; the statements live as long as the connection.
   std::unordered_map<std::string, sqlite3_stmt*, SqlHash, std::equal_to<>> cache_;
+  // The statements asked for lately, by where their text was: nearly all SQL
+  // is a static string, asked for again from the same address, and checking
+  // the text against the cached key (one memcmp) costs less than hashing it
+  // again (a request prepares several statements of a few hundred bytes).
+  // A text built at run time that lands at a reused address only misses.
+  struct Recent {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    const std::string* sql = nullptr;  // the cache_ key: nodes never move
+    sqlite3_stmt* stmt = nullptr;
+  };
+  std::array<Recent, 64> recent_{};
 };
 
 // A borrowed, cached statement. Binding is positional in call order (Add) or
