@@ -210,82 +210,58 @@ void AppendJsonDouble(std::string& out, double v) {
   out.append(buf, static_cast<std::size_t>(res.ptr - buf));
 }
 
-namespace {
-
-// Writes `,"k":` (no comma when !comma) at `p` and returns its end, for a key
-// that needs no escape and fits a member buffer.
-char* PutKey(char* p, std::string_view k, bool comma) {
-  if (comma) *p++ = ',';
+char* PutJsonString(char* p, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto* in = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
   *p++ = '"';
-  std::memcpy(p, k.data(), k.size());
-  p += k.size();
+  std::size_t i = 0;
+  // Words with nothing to escape are copied as they are tested (one pass,
+  // no copy call per string); a word that holds such a byte, and the last
+  // few bytes, go byte by byte.
+  while (true) {
+    std::uint64_t w;
+    for (; i + 8 <= n; i += 8) {
+      std::memcpy(&w, in + i, 8);
+      if (WordNeedsEscape(w)) break;
+      std::memcpy(p, &w, 8);
+      p += 8;
+    }
+    for (const std::size_t stop = std::min(n, i + 8); i < stop; ++i) {
+      const unsigned char c = in[i];
+      const char e = kEscapes[c];
+      if (e == 0) {
+        *p++ = static_cast<char>(c);
+        continue;
+      }
+      *p++ = '\\';
+      *p++ = e;
+      if (e == 'u') {
+        *p++ = '0';
+        *p++ = '0';
+        *p++ = kHex[c >> 4];
+        *p++ = kHex[c & 15];
+      }
+    }
+    if (i >= n) break;
+  }
   *p++ = '"';
-  *p++ = ':';
   return p;
 }
 
-// A key short enough for a member written from a stack buffer in one append:
-// the writers' keys are all literals of a few letters.
-constexpr std::size_t kShortKey = 64;
-bool IsPlainKey(std::string_view k) { return k.size() <= kShortKey && SafeRunEnd(k, 0) == k.size(); }
-
-}  // namespace
-
-void AppendJsonKey(std::string& out, std::string_view k, bool comma) {
-  if (!IsPlainKey(k)) {
-    if (comma) out.push_back(',');
-    AppendJsonString(out, k);
-    out.push_back(':');
-    return;
-  }
-  char buf[kShortKey + 4];
-  out.append(buf, static_cast<std::size_t>(PutKey(buf, k, comma) - buf));
-}
-
-void AppendJsonMember(std::string& out, std::string_view k, bool comma, std::string_view json) {
-  if (!IsPlainKey(k) || json.size() > 32) {
-    AppendJsonKey(out, k, comma);
-    out.append(json);
-    return;
-  }
-  char buf[kShortKey + 4 + 32];
-  char* p = PutKey(buf, k, comma);
-  std::memcpy(p, json.data(), json.size());
-  out.append(buf, static_cast<std::size_t>(p - buf) + json.size());
-}
-
-void AppendJsonStringMember(std::string& out, std::string_view k, bool comma, std::string_view v) {
-  if (!IsPlainKey(k) || SafeRunEnd(v, 0) != v.size()) {
-    AppendJsonKey(out, k, comma);
-    AppendJsonString(out, v);
-    return;
-  }
-  // The usual case: key and value in one piece.
-  char* p = AppendJsonSpace(out, k.size() + v.size() + (comma ? 6 : 5));
-  p = PutKey(p, k, comma);
-  *p++ = '"';
-  if (!v.empty()) std::memcpy(p, v.data(), v.size());
-  p[v.size()] = '"';
-}
-
-void AppendJsonIntMember(std::string& out, std::string_view k, bool comma, std::int64_t v) {
-  char buf[24];
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  AppendJsonMember(out, k, comma, std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)));
-}
-
-void AppendJsonTimeMember(std::string& out, std::string_view k, bool comma, std::int64_t unixMillis) {
-  if (!IsPlainKey(k)) {
-    AppendJsonKey(out, k, comma);
-    AppendJsonTime(out, unixMillis);
-    return;
-  }
-  char buf[kShortKey + 4 + 40];
-  char* p = PutKey(buf, k, comma);
+char* PutJsonTime(char* p, std::int64_t unixMillis) {
   *p++ = '"';
   p = FormatIso8601(p, unixMillis);
   *p++ = '"';
-  out.append(buf, static_cast<std::size_t>(p - buf));
+  return p;
+}
+
+char* PutJsonDouble(char* p, double v) {
+  if (!std::isfinite(v)) {
+    std::memcpy(p, "null", 4);
+    return p + 4;
+  }
+  return std::to_chars(p, p + 32, v).ptr;
 }
 
 void AppendIso8601(std::string& out, std::int64_t unixMillis) {

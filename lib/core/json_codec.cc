@@ -13,14 +13,6 @@ std::string StringMapJson(const std::map<std::string, std::string>& m) {
   return out;
 }
 
-// The contract types these ids as strings: the number's decimal digits, quoted.
-void QuotedInt(JsonObject& w, std::string_view k, std::int64_t v) {
-  std::string& f = w.Field(k);
-  f.push_back('"');
-  AppendJsonInt(f, v);
-  f.push_back('"');
-}
-
 }  // namespace
 
 void AppendJson(std::string& out, const Conversation& c, JsonView view) {
@@ -28,7 +20,7 @@ void AppendJson(std::string& out, const Conversation& c, JsonView view) {
   JsonObject w(out);
   w.Str("id", c.id).Str("firestoreId", c.firestoreId);
   if (c.pgConvoId) {
-    QuotedInt(w, "pgConvoId", *c.pgConvoId);
+    w.IntText("pgConvoId", *c.pgConvoId);
   } else {
     w.Null("pgConvoId");
   }
@@ -54,7 +46,7 @@ void AppendJson(std::string& out, const Conversation& c, JsonView view) {
   w.Strings("channels", c.channels).Strings("tags", c.tags).Int("messageCount", c.messageCount);
   if (detail) w.Int("unreadCount", std::int64_t{0});
   if (c.lastMessage) {
-    JsonObject m(w.Field("lastMessage"));
+    JsonObject m(w, "lastMessage");
     m.Str("text", c.lastMessage->text).Str("senderType", c.lastMessage->senderType);
     m.Time("createdAt", c.lastMessage->createdAt).End();
   } else {
@@ -76,7 +68,7 @@ void AppendJson(std::string& out, const Message& m, JsonView view) {
   JsonObject w(out);
   // Spec: "message UUID, or numeric id when no UUID exists".
   if (m.id.empty()) {
-    QuotedInt(w, "id", m.seq);
+    w.IntText("id", m.seq);
   } else {
     w.Str("id", m.id);
   }

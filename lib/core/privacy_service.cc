@@ -39,7 +39,7 @@ class Changes {
   }
   std::string Json() const {
     JsonObject o;
-    for (const auto& [k, v] : counts_) o.Int(k, v);
+    for (const auto& [k, v] : counts_) o.Int(JsonKey(k), v);
     return o.Done();
   }
 

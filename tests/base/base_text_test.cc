@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "livechat/base/json_text.h"
 #include "livechat/base/json_writer.h"
@@ -160,9 +161,7 @@ TEST_CASE("every byte at every place of a word is escaped or passed as the byte-
         std::string out = "p";
         AppendJsonString(out, s);
         REQUIRE(out == "p" + ReferenceQuoted(s));
-        std::string member;
-        AppendJsonStringMember(member, "k", true, s);
-        REQUIRE(member == ",\"k\":" + ReferenceQuoted(s));
+        REQUIRE(JsonObject().Int("i", 1).Str("k", s).Done() == "{\"i\":1,\"k\":" + ReferenceQuoted(s) + "}");
         ++checked;
       }
     }
@@ -180,13 +179,50 @@ TEST_CASE("every byte at every place of a word is escaped or passed as the byte-
       REQUIRE(out == ReferenceQuoted(s));
     }
   }
-  // A key that needs an escape is escaped too, not written as is.
-  std::string member;
-  AppendJsonStringMember(member, "a\"b", false, "v");
-  CHECK(member == "\"a\\\"b\":\"v\"");
-  member.clear();
-  AppendJsonMember(member, "tab\tkey", true, "true");
-  CHECK(member == ",\"tab\\tkey\":true");
+  // A key made at run time that needs an escape is escaped too, not
+  // written as is (a literal that would need one does not compile).
+  CHECK(JsonObject().Str(JsonKey(std::string_view("a\"b")), "v").Bool(JsonKey(std::string_view("tab\tkey")), true).Done() ==
+        "{\"a\\\"b\":\"v\",\"tab\\tkey\":true}");
+}
+
+TEST_CASE("JsonObject writes through room it adds: nested, after Field, across many records, past any room") {
+  // A page of records into one buffer, each with a nested object, a long
+  // string (larger than the room added at a time) and a long array: the
+  // buffer ends with exactly the text, no room left over.
+  std::string page = "[";
+  std::string expected = "[";
+  const std::string big(3000, 'b');
+  const std::vector<std::string> many(300, "t\"");
+  std::string manyJson = "[";
+  for (std::size_t i = 0; i < many.size(); ++i) manyJson += (i ? "," : "") + ReferenceQuoted(many[i]);
+  manyJson += "]";
+  for (int r = 0; r < 50; ++r) {
+    if (r) page.push_back(',');
+    JsonObject w(page);
+    w.Int("r", r);
+    {
+      JsonObject m(w, "last");
+      m.Str("text", r % 7 == 0 ? big : std::string("hi")).Time("at", 0).End();
+    }
+    w.Strings("tags", r % 10 == 0 ? many : std::vector<std::string>{"a"});
+    std::string& f = w.Field("raw");  // the caller writes one value, then the writer goes on
+    f += "[1]";
+    w.Bool("ok", r % 2 == 0).End();
+    expected += (r ? "," : "") + std::string("{\"r\":") + std::to_string(r) + ",\"last\":{\"text\":" +
+                ReferenceQuoted(r % 7 == 0 ? big : std::string("hi")) + ",\"at\":\"1970-01-01T00:00:00.000Z\"}," +
+                "\"tags\":" + (r % 10 == 0 ? manyJson : std::string("[\"a\"]")) + ",\"raw\":[1],\"ok\":" +
+                (r % 2 == 0 ? "true" : "false") + "}";
+    CHECK(page.size() == expected.size());  // after each End, no room is left in the buffer
+  }
+  page.push_back(']');
+  expected.push_back(']');
+  CHECK(page == expected);
+  // A writer that ends without End() gives its room back too.
+  std::string cut = "x";
+  { JsonObject(cut).Str("a", "b"); }
+  CHECK(cut == "x{\"a\":\"b\"");
+  CHECK(JsonObject().Double("d", std::numeric_limits<double>::infinity()).Double("e", -0.5).Done() ==
+        "{\"d\":null,\"e\":-0.5}");
 }
 
 TEST_CASE("numbers: shortest round-trip doubles, null for what JSON cannot carry") {
@@ -266,12 +302,13 @@ TEST_CASE("JsonObject writes every kind of member, null for an absent optional")
                                .Strings("a", {"x", "y\n"})
                                .Raw("r", "{\"k\":1}")
                                .Raw("e", "", "[]")
-                               .Str("k\"ey", "v")
+                               .Str(JsonKey(std::string_view("k\"ey")), "v")
+                               .IntText("q", -12)
                                .Done();
   CHECK(json ==
         "{\"s\":\"a\\\"b\",\"o\":null,\"p\":\"x\",\"i\":-5,\"n\":null,\"b\":true,\"nb\":null,\"d\":2.5,"
         "\"t\":\"1970-01-01T00:00:00.000Z\",\"nt\":null,\"a\":[\"x\",\"y\\n\"],\"r\":{\"k\":1},\"e\":[],"
-        "\"k\\\"ey\":\"v\"}");
+        "\"k\\\"ey\":\"v\",\"q\":\"-12\"}");
   CHECK(JsonObject().Done() == "{}");
   // Written into the caller's buffer, nested, after what it holds.
   std::string into = "[1,";
@@ -288,8 +325,9 @@ TEST_CASE("JsonObject writes every kind of member, null for an absent optional")
   // Each kind of member with a key too long for the one-piece path, and
   // with one that needs escaping, gives what key-then-value gives.
   const std::string longKey(70, 'k');
-  for (const std::string& key : {std::string("n"), longKey, std::string("q\"\n")}) {
-    const std::string k = ReferenceQuoted(key) + ":";
+  for (const std::string& keyText : {std::string("n"), longKey, std::string("q\"\n")}) {
+    const std::string k = ReferenceQuoted(keyText) + ":";
+    const JsonKey key(keyText);
     CHECK(JsonObject()
               .Int(key, std::numeric_limits<std::int64_t>::min())
               .Str(key, "a\tb")

@@ -20,14 +20,15 @@ void AppendJsonDouble(std::string& out, double v);
 void AppendIso8601(std::string& out, std::int64_t unixMillis);
 // The same, quoted: a JSON string.
 void AppendJsonTime(std::string& out, std::int64_t unixMillis);
-// Appends an object key and its colon, `"k":`, after a comma when `comma`.
-void AppendJsonKey(std::string& out, std::string_view k, bool comma);
-// A whole member, key and value, mostly in one append (a list page writes
-// thousands): `json` is already JSON text (true, null, a number).
-void AppendJsonMember(std::string& out, std::string_view k, bool comma, std::string_view json);
-void AppendJsonStringMember(std::string& out, std::string_view k, bool comma, std::string_view v);
-void AppendJsonIntMember(std::string& out, std::string_view k, bool comma, std::int64_t v);
-void AppendJsonTimeMember(std::string& out, std::string_view k, bool comma, std::int64_t unixMillis);
+// Writers into room already made (JsonObject's): each writes at `p` and
+// returns the end of what it wrote.
+// `s` quoted and escaped; needs 6 * s.size() + 2 bytes (every byte a \u00XX).
+char* PutJsonString(char* p, std::string_view s);
+// A time as AppendJsonTime writes it, quoted; needs kJsonTimeRoom bytes.
+inline constexpr std::size_t kJsonTimeRoom = 40;
+char* PutJsonTime(char* p, std::int64_t unixMillis);
+// A double as AppendJsonDouble writes it; needs 32 bytes.
+char* PutJsonDouble(char* p, double v);
 // Grows `out` by `n` bytes (their value unspecified until written) and
 // returns where they start: one call per piece instead of one per byte.
 // Capacity grows by doubling, so a writer appending piece by piece stays

@@ -2,7 +2,9 @@
 // only, no DOM; the only allocation is the output string's growth.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +19,30 @@ namespace livechat {
 void AppendJsonStringArray(std::string& out, const std::vector<std::string>& v);
 void AppendJsonStringMap(std::string& out, const std::map<std::string, std::string>& m);
 
+// An object key. A literal is checked when the program is compiled (one
+// that would need an escape does not compile) and written as one copy of
+// known size; a key made at run time is checked when made, and escaped if
+// it must be.
+class JsonKey {
+ public:
+  template <std::size_t N>
+  consteval JsonKey(const char (&k)[N]) : data_(k), size_(N - 1) {  // NOLINT: implicit by design
+    for (std::size_t i = 0; i + 1 < N; ++i) {
+      const auto c = static_cast<unsigned char>(k[i]);
+      if (c < 0x20 || c == '"' || c == '\\') throw "a key literal must need no JSON escape";
+    }
+  }
+  explicit JsonKey(std::string_view k);
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool plain() const { return plain_; }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  bool plain_ = true;
+};
+
 // Builds one object key by key; every optional overload writes null when
 // the value is absent (the spec's nullable keys are always present).
 //
@@ -24,84 +50,160 @@ void AppendJsonStringMap(std::string& out, const std::map<std::string, std::stri
 // returns; JsonObject(out) writes straight into the caller's buffer, after
 // what it holds, and End() closes it. A list page writes every record into
 // the one response buffer this way: no string per record, no copy of it.
+//
+// While the object is open it writes through a pointer into room it has
+// added to the end of the buffer (the buffer holds that room until End(),
+// Field() or the writer's end): a member is then a bounds test and a few
+// stores, not a std::string append per piece (a list page writes thousands).
 class JsonObject {
  public:
-  JsonObject() : out_(own_) { own_.push_back('{'); }
+  JsonObject() : out_(own_), cursor_(&own_cursor_) { Put('{'); }
   // `out` must outlive the writer and take no other write until End().
-  explicit JsonObject(std::string& out) : out_(out) { out.push_back('{'); }
+  explicit JsonObject(std::string& out) : out_(out), cursor_(&own_cursor_) { Put('{'); }
+  // An object nested in `parent` under `k`, written through the parent's
+  // room; End() closes it, and the parent goes on after it.
+  JsonObject(JsonObject& parent, JsonKey k) : out_(parent.out_), cursor_(parent.cursor_) {
+    char* p = parent.Key(k, 1);
+    *p++ = '{';
+    cursor_->p = p;
+  }
   JsonObject(const JsonObject&) = delete;
   JsonObject& operator=(const JsonObject&) = delete;
+  ~JsonObject() {
+    if (cursor_ == &own_cursor_) Close();
+  }
 
-  JsonObject& Str(std::string_view k, std::string_view v) {
-    AppendJsonStringMember(out_, k, Comma(), v);
+  JsonObject& Str(JsonKey k, std::string_view v) {
+    cursor_->p = PutJsonString(Key(k, 6 * v.size() + 2), v);
     return *this;
   }
   // Spelled out so neither a std::string nor a literal is ambiguous with the
   // optional overload.
-  JsonObject& Str(std::string_view k, const std::string& v) { return Str(k, std::string_view(v)); }
-  JsonObject& Str(std::string_view k, const char* v) { return Str(k, std::string_view(v)); }
-  JsonObject& Str(std::string_view k, const std::optional<std::string>& v) { return v ? Str(k, *v) : Null(k); }
-  JsonObject& Bool(std::string_view k, bool v) {
-    AppendJsonMember(out_, k, Comma(), v ? std::string_view("true") : std::string_view("false"));
+  JsonObject& Str(JsonKey k, const std::string& v) { return Str(k, std::string_view(v)); }
+  JsonObject& Str(JsonKey k, const char* v) { return Str(k, std::string_view(v)); }
+  JsonObject& Str(JsonKey k, const std::optional<std::string>& v) { return v ? Str(k, *v) : Null(k); }
+  JsonObject& Bool(JsonKey k, bool v) {
+    char* p = Key(k, 5);
+    if (v) {
+      std::memcpy(p, "true", 4);
+      cursor_->p = p + 4;
+    } else {
+      std::memcpy(p, "false", 5);
+      cursor_->p = p + 5;
+    }
     return *this;
   }
-  JsonObject& Bool(std::string_view k, const std::optional<bool>& v) { return v ? Bool(k, *v) : Null(k); }
-  JsonObject& Int(std::string_view k, std::int64_t v) {
-    AppendJsonIntMember(out_, k, Comma(), v);
+  JsonObject& Bool(JsonKey k, const std::optional<bool>& v) { return v ? Bool(k, *v) : Null(k); }
+  JsonObject& Int(JsonKey k, std::int64_t v) {
+    char* p = Key(k, 20);
+    cursor_->p = std::to_chars(p, p + 20, v).ptr;
     return *this;
   }
-  JsonObject& Int(std::string_view k, const std::optional<std::int64_t>& v) { return v ? Int(k, *v) : Null(k); }
-  JsonObject& Double(std::string_view k, double v) {
-    Key(k);
-    AppendJsonDouble(out_, v);
+  JsonObject& Int(JsonKey k, const std::optional<std::int64_t>& v) { return v ? Int(k, *v) : Null(k); }
+  // The number's decimal digits as a JSON string (ids the contract types
+  // as strings).
+  JsonObject& IntText(JsonKey k, std::int64_t v) {
+    char* p = Key(k, 22);
+    *p++ = '"';
+    p = std::to_chars(p, p + 20, v).ptr;
+    *p++ = '"';
+    cursor_->p = p;
     return *this;
   }
-  JsonObject& Double(std::string_view k, const std::optional<double>& v) { return v ? Double(k, *v) : Null(k); }
+  JsonObject& Double(JsonKey k, double v) {
+    char* p = Key(k, 32);
+    cursor_->p = PutJsonDouble(p, v);
+    return *this;
+  }
+  JsonObject& Double(JsonKey k, const std::optional<double>& v) { return v ? Double(k, *v) : Null(k); }
   // ISO 8601 UTC with milliseconds, as a JSON string.
-  JsonObject& Time(std::string_view k, std::int64_t unixMillis) {
-    AppendJsonTimeMember(out_, k, Comma(), unixMillis);
+  JsonObject& Time(JsonKey k, std::int64_t unixMillis) {
+    cursor_->p = PutJsonTime(Key(k, kJsonTimeRoom), unixMillis);
     return *this;
   }
-  JsonObject& Time(std::string_view k, const std::optional<std::int64_t>& v) { return v ? Time(k, *v) : Null(k); }
-  JsonObject& Null(std::string_view k) {
-    AppendJsonMember(out_, k, Comma(), "null");
+  JsonObject& Time(JsonKey k, const std::optional<std::int64_t>& v) { return v ? Time(k, *v) : Null(k); }
+  JsonObject& Null(JsonKey k) {
+    char* p = Key(k, 4);
+    std::memcpy(p, "null", 4);
+    cursor_->p = p + 4;
     return *this;
   }
-  JsonObject& Strings(std::string_view k, const std::vector<std::string>& v) {
-    Key(k);
-    AppendJsonStringArray(out_, v);
+  JsonObject& Strings(JsonKey k, const std::vector<std::string>& v) {
+    char* p = Key(k, 2);
+    *p++ = '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      cursor_->p = p;
+      p = Room(6 * v[i].size() + 3);
+      if (i) *p++ = ',';
+      p = PutJsonString(p, v[i]);
+    }
+    *p++ = ']';
+    cursor_->p = p;
     return *this;
   }
   // `json` must already be valid JSON text; an empty one writes `fallback`.
-  JsonObject& Raw(std::string_view k, std::string_view json, std::string_view fallback = "null") {
-    Key(k);
-    out_.append(json.empty() ? fallback : json);
+  JsonObject& Raw(JsonKey k, std::string_view json, std::string_view fallback = "null") {
+    if (json.empty()) json = fallback;
+    char* p = Key(k, json.size());
+    std::memcpy(p, json.data(), json.size());
+    cursor_->p = p + json.size();
     return *this;
   }
   // Writes the key and returns the buffer, to which the caller appends
   // exactly one JSON value (e.g. a nested JsonObject(out)).
-  std::string& Field(std::string_view k) {
-    Key(k);
+  std::string& Field(JsonKey k) {
+    cursor_->p = Key(k, 0);
+    Close();
     return out_;
   }
   // Closes an object written into the caller's buffer.
-  void End() { out_.push_back('}'); }
+  void End() {
+    Put('}');
+    if (cursor_ == &own_cursor_) Close();
+  }
   // Closes an object of its own and returns it; leaves the writer spent.
   std::string Done() {
-    own_.push_back('}');
+    Put('}');
+    Close();
     return std::move(own_);
   }
 
  private:
-  // Whether a member written now follows another (and so needs a comma).
-  bool Comma() {
+  // The open room: [p, end) at the end of out_, which holds it as bytes of
+  // no meaning until Close() gives them back. Shared with nested objects.
+  struct Cursor {
+    char* p = nullptr;
+    char* end = nullptr;
+  };
+  // Where `n` more bytes can be written.
+  char* Room(std::size_t n) {
+    if (static_cast<std::size_t>(cursor_->end - cursor_->p) < n) Open(n);
+    return cursor_->p;
+  }
+  void Put(char c) { *Room(1) = c, ++cursor_->p; }
+  // Writes `,"k":` (no comma first) and returns where a value of at most
+  // `room` bytes goes.
+  char* Key(JsonKey k, std::size_t room) {
     const bool comma = !first_;
     first_ = false;
-    return comma;
+    if (!k.plain()) return EscapedKey(k, comma, room);
+    char* p = Room(k.size() + 4 + room);
+    if (comma) *p++ = ',';
+    *p++ = '"';
+    std::memcpy(p, k.data(), k.size());
+    p += k.size();
+    *p++ = '"';
+    *p++ = ':';
+    return p;
   }
-  void Key(std::string_view k) { AppendJsonKey(out_, k, Comma()); }
+  void Open(std::size_t n);
+  void Close();
+  char* EscapedKey(JsonKey k, bool comma, std::size_t room);
+
   std::string own_;
   std::string& out_;
+  Cursor own_cursor_;
+  Cursor* cursor_;
   bool first_ = true;
 };
 

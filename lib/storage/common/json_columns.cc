@@ -33,12 +33,15 @@ class Parser {
     if (!Consume('"')) return std::nullopt;
     std::string out;
     while (pos_ < s_.size()) {
+      // The bytes up to the next quote or backslash in one append: most
+      // stored strings (tags, channels) are one such run.
+      std::size_t end = pos_;
+      while (end < s_.size() && s_[end] != '"' && s_[end] != '\\') ++end;
+      out.append(s_.data() + pos_, end - pos_);
+      pos_ = end;
+      if (pos_ >= s_.size()) break;
       char c = s_[pos_++];
       if (c == '"') return out;
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
       if (pos_ >= s_.size()) return std::nullopt;
       char e = s_[pos_++];
       switch (e) {
