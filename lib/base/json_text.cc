@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace livechat {
 namespace {
 
@@ -220,6 +224,20 @@ char* PutJsonString(char* p, std::string_view s) {
   // no copy call per string); a word that holds such a byte, and the last
   // few bytes, go byte by byte.
   while (true) {
+#if defined(__SSE2__)
+    // Sixteen bytes at a time where the target has SSE2 (every x86-64): a
+    // byte needs an escape when it is '"', '\\' or below 0x20 (unsigned:
+    // min(x, 0x1f) == x).
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
+    for (; i + 16 <= n; i += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+      const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                                       _mm_cmpeq_epi8(_mm_min_epu8(x, below), x));
+      if (_mm_movemask_epi8(bad) != 0) break;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
+      p += 16;
+    }
+#endif
     std::uint64_t w;
     for (; i + 8 <= n; i += 8) {
       std::memcpy(&w, in + i, 8);

@@ -398,18 +398,19 @@ class BoundValues {
 };
 
 // Into a record already in place (a page's vector), so a row is decoded
-// where it stays instead of being moved there.
+// where it stays instead of being moved there; text is assigned from the
+// column's bytes, not built as a temporary and moved in.
 const auto ReadConversationInto = [](const auto& st, Conversation& c) -> Status {
   int i = 0;
-  c.shopId = st.Text(i++);
-  c.id = st.Text(i++);
+  c.shopId.assign(st.TextView(i++));
+  c.id.assign(st.TextView(i++));
   c.firestoreId = st.OptText(i++);
   c.sessionId = st.OptText(i++);
   c.customerUuid = st.OptText(i++);
   c.customerName = st.OptText(i++);
   c.customerEmail = st.OptText(i++);
-  c.customerType = st.Text(i++);
-  c.status = st.Text(i++);
+  c.customerType.assign(st.TextView(i++));
+  c.status.assign(st.TextView(i++));
   c.isChatBot = st.Bool(i++);
   c.hasChatBot = st.Bool(i++);
   c.isRead = st.Bool(i++);
@@ -418,9 +419,9 @@ const auto ReadConversationInto = [](const auto& st, Conversation& c) -> Status 
   c.isBlock = st.Bool(i++);
   c.isStarred = st.Bool(i++);
   c.hasFirstMsg = st.Bool(i++);
-  c.hidePreChatMessage = st.Text(i++);
+  c.hidePreChatMessage.assign(st.TextView(i++));
   c.memberId = st.OptText(i++);
-  c.channel = st.Text(i++);
+  c.channel.assign(st.TextView(i++));
   LC_ASSIGN_OR_RETURN(c.channels, DecodeStringArray(st.TextView(i++)));
   c.messageCount = st.OptInt(i++);
   // The three last_message columns are all set or all NULL.
@@ -457,12 +458,12 @@ const auto BindMessage = [](auto& st, const Message& m) -> void {
 const auto ReadMessageInto = [](const auto& st, Message& m) -> Status {
   int i = 0;
   m.seq = st.Int(i++);
-  m.shopId = st.Text(i++);
-  m.conversationId = st.Text(i++);
-  m.id = st.Text(i++);
-  m.text = st.Text(i++);
-  m.senderName = st.Text(i++);
-  m.senderType = st.Text(i++);
+  m.shopId.assign(st.TextView(i++));
+  m.conversationId.assign(st.TextView(i++));
+  m.id.assign(st.TextView(i++));
+  m.text.assign(st.TextView(i++));
+  m.senderName.assign(st.TextView(i++));
+  m.senderType.assign(st.TextView(i++));
   m.memberId = st.OptText(i++);
   m.isAdmin = st.Bool(i++);
   m.isAutomated = st.Bool(i++);
@@ -473,11 +474,11 @@ const auto ReadMessageInto = [](const auto& st, Message& m) -> Status {
   m.isQuickReplyMsg = st.Bool(i++);
   m.isAskBotMessage = st.Bool(i++);
   m.isDeleted = st.Bool(i++);
-  m.contentType = st.Text(i++);
+  m.contentType.assign(st.TextView(i++));
   m.topic = st.OptText(i++);
-  m.chatbotProductsJson = st.Text(i++);
-  m.chatbotFaqsJson = st.Text(i++);
-  m.filesJson = st.Text(i++);
+  m.chatbotProductsJson.assign(st.TextView(i++));
+  m.chatbotFaqsJson.assign(st.TextView(i++));
+  m.filesJson.assign(st.TextView(i++));
   m.replyMessageJson = st.OptText(i++);
   m.createdAt = st.Int(i++);
   return Status::Ok();
