@@ -219,6 +219,25 @@ TEST_CASE("JsonObject writes through room it adds: nested, after Field, across m
   page.push_back(']');
   expected.push_back(']');
   CHECK(page == expected);
+  // An array whose last item fills the room added for it exactly (every
+  // byte a \u00XX escape, the room added being just what the item asked
+  // for): the closing bracket needs room of its own, and what follows the
+  // array is still written inside the buffer.
+  for (std::size_t len = 1; len <= 400; ++len) {
+    for (std::size_t before = 0; before <= 3; ++before) {
+      std::vector<std::string> items(before, "a");
+      items.push_back(std::string(len, '\x01'));
+      std::string itemsJson = "[";
+      for (std::size_t i = 0; i < items.size(); ++i) itemsJson += (i ? "," : "") + ReferenceQuoted(items[i]);
+      itemsJson += "]";
+      REQUIRE(JsonObject().Strings("tags", items).Str("z", "after").Int("n", 7).Done() ==
+              "{\"tags\":" + itemsJson + ",\"z\":\"after\",\"n\":7}");
+      std::string into = "x";
+      JsonObject w(into);
+      w.Strings("tags", items).Str("z", "after").End();
+      REQUIRE(into == "x{\"tags\":" + itemsJson + ",\"z\":\"after\"}");
+    }
+  }
   // A writer that ends without End() gives its room back too.
   std::string cut = "x";
   { JsonObject(cut).Str("a", "b"); }

@@ -2,6 +2,7 @@
 // only, no DOM; the only allocation is the output string's growth.
 #pragma once
 
+#include <cassert>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "livechat/base/json_text.h"
@@ -32,7 +34,12 @@ class JsonKey {
       if (c < 0x20 || c == '"' || c == '\\') throw "a key literal must need no JSON escape";
     }
   }
+  // Keeps a view of `k`: the text must outlive the key's use (a temporary
+  // string is refused for that reason).
   explicit JsonKey(std::string_view k);
+  template <typename S>
+    requires std::is_same_v<S, std::string>
+  explicit JsonKey(S&&) = delete;
   const char* data() const { return data_; }
   std::size_t size() const { return size_; }
   bool plain() const { return plain_; }
@@ -69,6 +76,7 @@ class JsonObject {
   }
   JsonObject(const JsonObject&) = delete;
   JsonObject& operator=(const JsonObject&) = delete;
+  // A nested object's room is its parent's: only the outermost gives it back.
   ~JsonObject() {
     if (cursor_ == &own_cursor_) Close();
   }
@@ -133,7 +141,8 @@ class JsonObject {
     *p++ = '[';
     for (std::size_t i = 0; i < v.size(); ++i) {
       cursor_->p = p;
-      p = Room(6 * v[i].size() + 3);
+      // A comma, the quoted text, and the closing bracket after the last.
+      p = Room(6 * v[i].size() + 4);
       if (i) *p++ = ',';
       p = PutJsonString(p, v[i]);
     }
@@ -163,6 +172,7 @@ class JsonObject {
   }
   // Closes an object of its own and returns it; leaves the writer spent.
   std::string Done() {
+    assert(cursor_ == &own_cursor_ && &out_ == &own_ && "Done() is for an object of its own; End() closes the others");
     Put('}');
     Close();
     return std::move(own_);
