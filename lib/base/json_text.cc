@@ -157,8 +157,7 @@ char* AppendJsonSpace(std::string& out, std::size_t n) {
 }
 
 void AppendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::size_t safe = SafeRunEnd(s, 0);
+  const std::size_t safe = SafeRunEnd(s, 0);
   if (safe == s.size()) {
     // Most strings need no escape: one copy between the quotes.
     char* p = AppendJsonSpace(out, s.size() + 2);
@@ -168,35 +167,16 @@ void AppendJsonString(std::string& out, std::string_view s) {
     return;
   }
   // The exact escaped size first (\u00XX adds five bytes, the others one),
-  // so the buffer grows once.
+  // so the buffer grows once; PutJsonString writes exactly that.
   std::size_t size = s.size() + 2;
   for (std::size_t i = safe; i < s.size(); ++i) {
     const char e = kEscapes[static_cast<unsigned char>(s[i])];
     size += e == 0 ? 0 : e == 'u' ? 5 : 1;
   }
-  char* p = AppendJsonSpace(out, size);
-  *p++ = '"';
-  std::memcpy(p, s.data(), safe);
-  p += safe;
-  std::size_t i = safe;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const char e = kEscapes[c];
-    *p++ = '\\';
-    *p++ = e;
-    if (e == 'u') {
-      *p++ = '0';
-      *p++ = '0';
-      *p++ = kHex[c >> 4];
-      *p++ = kHex[c & 15];
-    }
-    const std::size_t end = SafeRunEnd(s, i + 1);
-    std::memcpy(p, s.data() + i + 1, end - i - 1);  // runs whole, not byte by byte
-    p += end - i - 1;
-    i = end;
-  }
-  *p = '"';
+  PutJsonString(AppendJsonSpace(out, size), s);
 }
+
+bool JsonNeedsEscape(std::string_view s) { return SafeRunEnd(s, 0) != s.size(); }
 
 void AppendJsonInt(std::string& out, std::int64_t v) {
   char buf[24];
@@ -205,13 +185,8 @@ void AppendJsonInt(std::string& out, std::int64_t v) {
 }
 
 void AppendJsonDouble(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
   char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(res.ptr - buf));
+  out.append(buf, static_cast<std::size_t>(PutJsonDouble(buf, v) - buf));
 }
 
 char* PutJsonString(char* p, std::string_view s) {
@@ -288,11 +263,8 @@ void AppendIso8601(std::string& out, std::int64_t unixMillis) {
 }
 
 void AppendJsonTime(std::string& out, std::int64_t unixMillis) {
-  char buf[40];
-  buf[0] = '"';
-  char* end = FormatIso8601(buf + 1, unixMillis);
-  *end++ = '"';
-  out.append(buf, static_cast<std::size_t>(end - buf));
+  char buf[kJsonTimeRoom];
+  out.append(buf, static_cast<std::size_t>(PutJsonTime(buf, unixMillis) - buf));
 }
 
 }  // namespace livechat

@@ -4,12 +4,7 @@
 
 namespace livechat {
 
-JsonKey::JsonKey(std::string_view k) : data_(k.data()), size_(k.size()) {
-  for (const char ch : k) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == '"' || c == '\\') plain_ = false;
-  }
-}
+JsonKey::JsonKey(std::string_view k) : data_(k.data()), size_(k.size()), plain_(!JsonNeedsEscape(k)) {}
 
 void JsonObject::Open(std::size_t n) {
   Cursor& c = *cursor_;

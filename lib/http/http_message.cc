@@ -17,24 +17,31 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-std::optional<std::string> FindHeader(const std::vector<std::pair<std::string, std::string>>& headers,
-                                      std::string_view name) {
-  for (const auto& [key, value] : headers)
-    if (EqualsIgnoreCase(key, name)) return value;
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<std::string> HttpRequest::Header(std::string_view name) const { return FindHeader(headers, name); }
-
-std::optional<std::string_view> HttpRequest::HeaderView(std::string_view name) const {
+// The first value of `name`, not copied.
+std::optional<std::string_view> FindHeader(const std::vector<std::pair<std::string, std::string>>& headers,
+                                           std::string_view name) {
   for (const auto& [key, value] : headers)
     if (EqualsIgnoreCase(key, name)) return std::string_view(value);
   return std::nullopt;
 }
 
-std::optional<std::string> HttpResponse::Header(std::string_view name) const { return FindHeader(headers, name); }
+std::optional<std::string> Copied(std::optional<std::string_view> v) {
+  return v ? std::optional<std::string>(std::in_place, *v) : std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> HttpRequest::Header(std::string_view name) const {
+  return Copied(FindHeader(headers, name));
+}
+
+std::optional<std::string_view> HttpRequest::HeaderView(std::string_view name) const {
+  return FindHeader(headers, name);
+}
+
+std::optional<std::string> HttpResponse::Header(std::string_view name) const {
+  return Copied(FindHeader(headers, name));
+}
 
 void HttpResponse::SetHeader(std::string name, std::string value) {
   for (auto& [key, current] : headers) {

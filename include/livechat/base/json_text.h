@@ -22,8 +22,11 @@ void AppendIso8601(std::string& out, std::int64_t unixMillis);
 void AppendJsonTime(std::string& out, std::int64_t unixMillis);
 // Writers into room already made (JsonObject's): each writes at `p` and
 // returns the end of what it wrote.
-// `s` quoted and escaped; needs 6 * s.size() + 2 bytes (every byte a \u00XX).
+// `s` quoted and escaped, exactly the bytes AppendJsonString appends: at
+// most 6 * s.size() + 2 (every byte a \u00XX).
 char* PutJsonString(char* p, std::string_view s);
+// Whether `s` holds a byte JSON text must escape ('"', '\\', below 0x20).
+bool JsonNeedsEscape(std::string_view s);
 // A time as AppendJsonTime writes it, quoted; needs kJsonTimeRoom bytes.
 inline constexpr std::size_t kJsonTimeRoom = 40;
 char* PutJsonTime(char* p, std::int64_t unixMillis);
