@@ -238,6 +238,11 @@ TEST_CASE("JsonObject writes through room it adds: nested, after Field, across m
       REQUIRE(into == "x{\"tags\":" + itemsJson + ",\"z\":\"after\"}");
     }
   }
+  // An object of its own that held a long value (room asked for six times
+  // its size) comes back trimmed to about what it holds.
+  const std::string longValue = JsonObject().Str("k", std::string(10000, 'x')).Done();
+  CHECK(longValue.size() == 10008);
+  CHECK(longValue.capacity() <= 2 * longValue.size() + 256);
   // A writer that ends without End() gives its room back too.
   std::string cut = "x";
   { JsonObject(cut).Str("a", "b"); }

@@ -175,6 +175,9 @@ class JsonObject {
     assert(cursor_ == &own_cursor_ && &out_ == &own_ && "Done() is for an object of its own; End() closes the others");
     Put('}');
     Close();
+    // A string value asks for room for six times its size (all escapes);
+    // what is returned keeps no more than about twice what it holds.
+    if (own_.capacity() > 2 * own_.size() + 256) own_.shrink_to_fit();
     return std::move(own_);
   }
 
