@@ -327,6 +327,11 @@ std::string ApplyStorefrontWaiters(DaemonConfig& c, const std::string& v) {
   return "";
 }
 
+std::string ApplyListCache(DaemonConfig& c, const std::string& v) {
+  if (!ParseInt(v, 0, 65'536, &c.listCacheMb)) return "expects a size in MiB from 0 to 65536, got \"" + v + "\"";
+  return "";
+}
+
 std::string ApplyFilesDir(DaemonConfig& c, const std::string& v) {
   if (v.empty()) return "expects a directory path";
   c.filesDir = v;
@@ -498,6 +503,10 @@ const FlagSpec kFlags[] = {
      "long-polls of waiting widgets held at once (a waiting poll holds its connection, not a thread); more are "
      "answered at once and retry a second later",
      false, ApplyStorefrontWaiters},
+    {"list-cache-mb", "MIB", "64",
+     "memory for the conversation list's rows kept as JSON, each by its row's version (0: off; "
+     "docs/operations.md)",
+     false, ApplyListCache},
     {"files-dir", "DIR", "DB_PATH.files",
      "directory of uploaded files (attachments, logos, avatars, icons, contact imports); back it up with the "
      "database. Required with PostgreSQL: a directory every instance shares (e.g. an NFS mount)",

@@ -404,6 +404,7 @@ std::optional<std::string> MakeService(const livechatd::DaemonConfig& cfg, Parts
   serviceOptions.limits.rateLimitPerIp = cfg.rateLimitPerIp;
   serviceOptions.limits.visitorSessionsPerIp = cfg.storefrontSessionsPerIp;
   serviceOptions.metrics = &p.metrics;
+  serviceOptions.listCacheBytes = static_cast<std::size_t>(cfg.listCacheMb) << 20;
   if (p.postgres) {
     p.sharedSessions = livechat::OpenPostgresMcpSessions(cfg.dbPath);
     p.sharedWindows = livechat::OpenPostgresRateWindows(cfg.dbPath, serviceOptions.limits.rateWindowMillis);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/cursor.h"
+#include "livechat/json_codec.h"
 #include "core/service_internal.h"
 
 namespace livechat {
@@ -72,15 +73,113 @@ Result<Page<Conversation>> ConversationService::ListConversations(const Principa
   return RunConversationQuery(ctx_.store(), std::move(q), page, limit);
 }
 
-Result<Page<Conversation>> ConversationService::ListConversations(const Principal& p, const ConversationFilter& f,
-                                                                  const PageRequest& page,
-                                                                  const std::optional<std::string>& sort) {
-  // Without a search text the list has one order: naming it is allowed;
-  // asking for relevance, a search's order, is a mistake worth saying.
+namespace {
+
+// Without a search text the list has one order: naming it is allowed;
+// asking for relevance, a search's order, is a mistake worth saying.
+Status CheckListSort(const std::optional<std::string>& sort) {
   if (sort && *sort != "lastActive")
     return Invalid(*sort == "relevance" ? "sort=relevance needs q: relevance is the order of a search"
                                         : kSortValuesMessage);
+  return Status::Ok();
+}
+
+std::shared_ptr<const std::string> ListJson(const Conversation& c) {
+  std::string json;
+  json.reserve(1024);  // a list row is about 840 bytes
+  AppendJson(json, c, JsonView::kList);
+  return std::make_shared<const std::string>(std::move(json));
+}
+
+}  // namespace
+
+Result<Page<Conversation>> ConversationService::ListConversations(const Principal& p, const ConversationFilter& f,
+                                                                  const PageRequest& page,
+                                                                  const std::optional<std::string>& sort) {
+  LC_RETURN_IF_ERROR(CheckListSort(sort));
   return ListConversations(p, f, page);
+}
+
+Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConversationsJson(
+    const Principal& p, const ConversationFilter& f, const PageRequest& page, const std::optional<std::string>& sort) {
+  using Json = std::shared_ptr<const std::string>;
+  LC_RETURN_IF_ERROR(CheckListSort(sort));
+  ConversationJsonCache& cache = ctx_.listCache;
+  Page<Json> out;
+  if (!cache.enabled()) {
+    LC_ASSIGN_OR_RETURN(Page<Conversation> rows, ListConversations(p, f, page));
+    out.items.reserve(rows.items.size());
+    for (const Conversation& c : rows.items) out.items.push_back(ListJson(c));
+    out.nextCursor = std::move(rows.nextCursor);
+    out.hasMore = rows.hasMore;
+    return out;
+  }
+  LC_RETURN_IF_ERROR(RequireReadConversations(p));
+  LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, ctx_.limits().conversationsDefault, ctx_.limits().conversationsMax));
+  LC_ASSIGN_OR_RETURN(ConversationQuery q, ConversationQueryOf(p, f));
+  if (page.cursor) {
+    auto key = DecodeConversationCursor(*page.cursor);
+    if (!key) return Invalid("cursor is not valid: pass paging.nextCursor from the previous page unchanged");
+    q.after = *key;
+  }
+  q.limit = limit + 1;  // one extra row tells whether another page exists
+  std::vector<ConversationVersion> versions;
+  std::optional<std::vector<Conversation>> unversioned;
+  std::size_t misses = 0;
+  // The versions and the rows that changed are read in one transaction: a
+  // version read here is the row as this page shows it.
+  LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& r) -> Status {
+    out.items.clear();
+    unversioned.reset();
+    misses = 0;
+    LC_ASSIGN_OR_RETURN(auto listed, r.ListConversationVersions(q));
+    if (!listed) {
+      LC_ASSIGN_OR_RETURN(auto rows, r.ListConversations(q));
+      unversioned = std::move(rows);
+      return Status::Ok();
+    }
+    versions = std::move(*listed);
+    const std::size_t shown = std::min(versions.size(), static_cast<std::size_t>(limit));
+    out.items.resize(shown);
+    std::vector<std::int64_t> missing;
+    for (std::size_t i = 0; i < shown; ++i) {
+      out.items[i] = cache.Find(versions[i].pgConvoId, versions[i].version);
+      if (!out.items[i]) missing.push_back(versions[i].pgConvoId);
+    }
+    misses = missing.size();
+    if (missing.empty()) return Status::Ok();
+    LC_ASSIGN_OR_RETURN(auto rows, r.ListConversationsByPgId(q.shopId, missing));
+    for (const Conversation& c : rows) {
+      const std::int64_t id = c.pgConvoId.value_or(0);
+      for (std::size_t i = 0; i < shown; ++i) {
+        if (out.items[i] || versions[i].pgConvoId != id) continue;
+        out.items[i] = ListJson(c);
+        cache.Put(id, versions[i].version, out.items[i]);
+        break;
+      }
+    }
+    for (const Json& j : out.items)
+      if (!j) return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
+    return Status::Ok();
+  }));
+  if (unversioned) {
+    // A store without row versions: the rows as ListConversations reads them.
+    out.hasMore = static_cast<int>(unversioned->size()) > limit;
+    if (out.hasMore) unversioned->resize(static_cast<std::size_t>(limit));
+    for (const Conversation& c : *unversioned) out.items.push_back(ListJson(c));
+    if (out.hasMore && !unversioned->empty())
+      out.nextCursor = EncodeConversationCursor(
+          {unversioned->back().lastActive.value_or(0), unversioned->back().pgConvoId.value_or(0)});
+    return out;
+  }
+  cache.CountHits(out.items.size() - misses);
+  cache.CountMisses(misses);
+  out.hasMore = static_cast<int>(versions.size()) > limit;
+  if (out.hasMore && limit > 0) {
+    const ConversationVersion& last = versions[static_cast<std::size_t>(limit) - 1];
+    out.nextCursor = EncodeConversationCursor({last.lastActive, last.pgConvoId});
+  }
+  return out;
 }
 
 Result<ConversationRead> ConversationService::GetConversation(const Principal& p, const std::string& id) {

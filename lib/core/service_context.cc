@@ -21,7 +21,8 @@ ServiceContext::ServiceContext(ServiceOptions opts)
       resolver(options.resolver ? options.resolver : Resolver::Default()),
       ownLimiter(options.rateWindows ? nullptr : std::make_unique<RateLimiter>(*clock, options.limits.rateWindowMillis)),
       limiter(options.rateWindows ? options.rateWindows : ownLimiter.get()),
-      loginThrottle(std::make_unique<LoginThrottle>(*clock, options.limits)) {
+      loginThrottle(std::make_unique<LoginThrottle>(*clock, options.limits)),
+      listCache(options.listCacheBytes, options.metrics) {
   fileUrlSecret = options.fileUrlSecret.empty() ? random->Hex(32) : options.fileUrlSecret;
   if (options.metrics) {
     refusedByIp =

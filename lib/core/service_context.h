@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/conversation_json_cache.h"
 #include "core/observed_store.h"
 #include "livechat/chat_service.h"
 
@@ -56,6 +57,8 @@ struct ServiceContext {
   Counter* loginThrottledAccount = nullptr;
   Counter* loginThrottledAddress = nullptr;
   std::string fileUrlSecret;
+  // The REST list's rows as JSON by row version (options.listCacheBytes).
+  ConversationJsonCache listCache;
 
  private:
   std::mutex observerMu_;

@@ -105,9 +105,20 @@ Result<HttpResponse> ListConversations(RouteContext& c) {
                         c.service.conversations().SearchConversations(c.principal, filter, search, page));
     return Ok(PagedBody(result.items, AppendConversationHit, result.nextCursor, result.hasMore));
   }
-  LC_ASSIGN_OR_RETURN(Page<Conversation> result,
-                      c.service.conversations().ListConversations(c.principal, filter, page, sort));
-  return PagedConversations(result);
+  LC_ASSIGN_OR_RETURN(Page<std::shared_ptr<const std::string>> result,
+                      c.service.conversations().ListConversationsJson(c.principal, filter, page, sort));
+  std::size_t size = 128;
+  for (const auto& item : result.items) size += item->size() + 1;
+  std::string body;
+  body.reserve(size);
+  body += "{\"data\":[";
+  for (std::size_t i = 0; i < result.items.size(); ++i) {
+    if (i) body.push_back(',');
+    body += *result.items[i];
+  }
+  body.push_back(']');
+  AppendPaging(body, result.nextCursor, result.hasMore);
+  return Ok(std::move(body));
 }
 
 Result<HttpResponse> GetConversation(RouteContext& c) {

@@ -37,8 +37,10 @@ std::vector<std::string> Found(Store& s, std::vector<std::string> words, bool wi
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
+// Migration 18 (conversation row versions): the column.
+const std::string kUndoV18 = "ALTER TABLE conversations DROP COLUMN row_version; ";
 // Migration 17 (a new message indexed at its commit): the insert trigger back.
-const std::string kUndoV17 =
+const std::string kUndoV17 = kUndoV18 +
     "CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN NEW.is_deleted = 0 AND NEW.text <> '' BEGIN "
     "INSERT INTO conversation_text_fts (rowid, shop, body, conv) "
     "SELECT NEW.seq * 2, 'h' || lower(hex(NEW.shop_id)), NEW.text, rid FROM conversations "
@@ -288,6 +290,35 @@ TEST_CASE("sqlite migration 17: a version 16 file's message insert trigger is dr
   });
   CHECK(Found(*s, {"before"}, true) == std::vector<std::string>{"message:c1:indexed before the upgrade"});
   CHECK(Found(*s, {"written"}, true) == std::vector<std::string>{"message:c1:written after the upgrade"});
+}
+
+
+TEST_CASE("sqlite migration 18: a version 17 file's conversations get version 0, and a write a new one") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("migrate18.db"), 2, 5000};
+  Conversation c = MakeConversation("shop-a", "c1", 100);
+  {
+    auto s = OpenOrFail(options);
+    Put(*s, [&](StoreWriter& w) -> Status {
+      LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+      return w.InsertConversation(c);
+    });
+  }
+  Exec(options.path, (kUndoV18 + "PRAGMA user_version = 17;").c_str());
+  auto s = OpenOrFail(options);
+  CHECK(s->Healthy());
+  auto versions = [&] {
+    auto listed = Get(*s, [&](StoreReader& r) { return r.ListConversationVersions(Query("shop-a")); });
+    REQUIRE(listed.has_value());
+    REQUIRE(listed->size() == 1);
+    CHECK((*listed)[0].pgConvoId == *c.pgConvoId);
+    return (*listed)[0].version;
+  };
+  CHECK(versions() == 0);
+  Conversation before = c;
+  c.isStarred = true;
+  CHECK(PutValue(*s, [&](StoreWriter& w) { return w.UpdateConversation(c, before); }) == true);
+  CHECK(versions() != 0);
 }
 
 }  // namespace livechat::testing

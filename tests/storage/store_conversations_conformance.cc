@@ -552,6 +552,134 @@ STORE_TEST("conversations: filters combined, with keyset continuation") {
 
 // ------------------------------ tags (ConversationReads, ConversationWrites)
 
+// ------------------------------ row versions (the REST list's JSON cache)
+
+std::vector<ConversationVersion> Versions(Store& s, const ConversationQuery& q) {
+  auto listed = Get(s, [&](StoreReader& r) { return r.ListConversationVersions(q); });
+  REQUIRE(listed.has_value());
+  return *listed;
+}
+
+std::int64_t VersionOf(Store& s, const Conversation& c) {
+  for (const ConversationVersion& v : Versions(s, Query(c.shopId, 1000)))
+    if (v.pgConvoId == *c.pgConvoId) return v.version;
+  FAIL("not listed: " << c.id);
+  return 0;
+}
+
+STORE_TEST("conversations: the versions list is the list's rows, order and pages, with each row's sort key") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Put(s, [&](StoreWriter& w) -> Status {
+    for (int i = 0; i < 25; ++i) {
+      Conversation c = MakeConversation(kShopA, "c" + std::to_string(i), 1'000'000 + (i * 7 % 25 / 2) * 1000);
+      if (i % 3 == 0) c.status = "resolved";
+      if (i == 4) c.lastActive.reset();  // sorts as 0
+      LC_RETURN_IF_ERROR(w.InsertConversation(c));
+    }
+    Conversation legacy = MakeConversation(kShopA, "c-legacy", 9'000'000);
+    legacy.inNewDatastore = false;
+    LC_RETURN_IF_ERROR(w.InsertConversation(legacy));
+    Conversation other = MakeConversation(kShopB, "c-other", 9'000'000);
+    return w.InsertConversation(other);
+  });
+  for (const bool filtered : {false, true}) {
+    CAPTURE(filtered);
+    ConversationQuery q = Query(kShopA, 4);
+    if (filtered) q.status = "open";
+    int pages = 0;
+    std::size_t rowsSeen = 0;
+    for (;; ++pages) {
+      auto rows = Get(s, [&](StoreReader& r) { return r.ListConversations(q); });
+      auto versions = Versions(s, q);
+      REQUIRE(versions.size() == rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        CHECK(versions[i].pgConvoId == *rows[i].pgConvoId);
+        CHECK(versions[i].lastActive == rows[i].lastActive.value_or(0));
+      }
+      rowsSeen += rows.size();
+      if (rows.size() < 4) break;
+      q.after = ConversationKey{versions.back().lastActive, versions.back().pgConvoId};
+    }
+    CHECK(rowsSeen == (filtered ? 16u : 25u));
+  }
+  ConversationQuery none = Query(kShopA, 0);
+  CHECK(Versions(s, none).empty());
+}
+
+STORE_TEST("conversations: every write of a row gives it a new version; a write that changes nothing keeps it") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Conversation a = MakeConversation(kShopA, "c-a", 1'000'000);
+  Conversation b = MakeConversation(kShopA, "c-b", 2'000'000);
+  Put(s, [&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertConversation(a));
+    return w.InsertConversation(b);
+  });
+  std::int64_t va = VersionOf(s, a);
+  std::int64_t vb = VersionOf(s, b);
+  CHECK(va != vb);
+
+  // Only the changed columns (UpdateConversation(c, before)).
+  Conversation read = a;
+  a.isRead = !a.isRead;
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(a, read); }) == true);
+  std::int64_t now = VersionOf(s, a);
+  CHECK(now != va);
+  CHECK(VersionOf(s, b) == vb);
+  va = now;
+
+  // Nothing differs: no statement runs, and a copy of the row stays current.
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(a, a); }) == true);
+  CHECK(VersionOf(s, a) == va);
+
+  // The whole row.
+  a.status = "resolved";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateConversation(a); }) == true);
+  now = VersionOf(s, a);
+  CHECK(now != va);
+  va = now;
+
+  // Tags are written apart from the row's other columns.
+  Put(s, [&](StoreWriter& w) { return w.ReplaceConversationTags(kShopA, "c-a", {"vip"}); });
+  now = VersionOf(s, a);
+  CHECK(now != va);
+  CHECK(VersionOf(s, b) == vb);
+
+  // A new row has a version of its own.
+  Conversation again = MakeConversation(kShopA, "c-a2", 1'000'000);
+  again.pgConvoId = *b.pgConvoId + 100;
+  Put(s, [&](StoreWriter& w) { return w.InsertConversation(again); });
+  CHECK(VersionOf(s, again) != VersionOf(s, a));
+}
+
+STORE_TEST("conversations: ListConversationsByPgId reads the listed rows of the shop only") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  Conversation a = MakeFullConversation(kShopA, "c-a");
+  Conversation b = MakeConversation(kShopA, "c-b", 2'000'000);
+  Conversation c = MakeConversation(kShopA, "c-c", 3'000'000);
+  Conversation other = MakeConversation(kShopB, "c-other", 4'000'000);
+  Conversation legacy = MakeConversation(kShopA, "c-legacy", 5'000'000);
+  legacy.inNewDatastore = false;
+  legacy.pgConvoId = 777;
+  Put(s, [&](StoreWriter& w) -> Status {
+    for (Conversation* x : {&a, &b, &c, &other}) LC_RETURN_IF_ERROR(w.InsertConversation(*x));
+    return w.InsertConversation(legacy);
+  });
+  Put(s, [&](StoreWriter& w) { return w.ReplaceConversationTags(kShopA, "c-a", {"one", "two"}); });
+  a.tags = {"one", "two"};
+  auto rows = Get(s, [&](StoreReader& r) {
+    return r.ListConversationsByPgId(kShopA, {*c.pgConvoId, *other.pgConvoId, 777, *a.pgConvoId, 987654321});
+  });
+  std::sort(rows.begin(), rows.end(), [](const Conversation& x, const Conversation& y) { return x.id < y.id; });
+  REQUIRE(rows.size() == 2);
+  CheckSame(rows[0], a);
+  CheckSame(rows[1], c);
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListConversationsByPgId(kShopA, {}); }).empty());
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListConversationsByPgId(kShopB, {*a.pgConvoId}); }).empty());
+}
+
 STORE_TEST("tags: insert writes them, replace rewrites list, filter and catalog") {
   StoreFixture fx;
   Store& s = fx.store();

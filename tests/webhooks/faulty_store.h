@@ -70,6 +70,15 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("ListConversations"));
     return inner_.ListConversations(q);
   }
+  Result<std::optional<std::vector<ConversationVersion>>> ListConversationVersions(const ConversationQuery& q) override {
+    LC_RETURN_IF_ERROR(Gate("ListConversationVersions"));
+    return inner_.ListConversationVersions(q);
+  }
+  Result<std::vector<Conversation>> ListConversationsByPgId(const std::string& shopId,
+                                                            const std::vector<std::int64_t>& ids) override {
+    LC_RETURN_IF_ERROR(Gate("ListConversationsByPgId"));
+    return inner_.ListConversationsByPgId(shopId, ids);
+  }
   Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
                                                            const ConversationSearch& s) override {
     LC_RETURN_IF_ERROR(Gate("SearchConversations"));

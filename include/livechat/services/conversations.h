@@ -112,6 +112,14 @@ class ConversationService {
   // INVALID_PARAMS, checked before the permission.
   Result<Page<Conversation>> ListConversations(const Principal& p, const ConversationFilter& f, const PageRequest& page,
                                                const std::optional<std::string>& sort);
+  // The same page, each item the conversation's list JSON (JsonView::kList),
+  // byte for byte what AppendJson writes: rows unchanged since they were
+  // last listed come from the list's JSON cache (ServiceOptions::
+  // listCacheBytes), the rest are read whole and serialized.
+  Result<Page<std::shared_ptr<const std::string>>> ListConversationsJson(const Principal& p,
+                                                                         const ConversationFilter& f,
+                                                                         const PageRequest& page,
+                                                                         const std::optional<std::string>& sort);
   // The conversations ListConversations would list that match `s`
   // (conversation_search.cc), with where each matched.
   Result<Page<ConversationSearchHit>> SearchConversations(const Principal& p, const ConversationFilter& f,

@@ -132,6 +132,14 @@ struct InboxCounts {
   std::int64_t starred = 0;
 };
 
+// A listed conversation's place in the list and its row's version
+// (ListConversationVersions): every write of the row gives it a new version.
+struct ConversationVersion {
+  std::int64_t pgConvoId = 0;
+  std::int64_t lastActive = 0;  // the list's sort key: last_active, 0 when unset
+  std::int64_t version = 0;
+};
+
 class ConversationReads {
  public:
   virtual ~ConversationReads() = default;
@@ -147,6 +155,22 @@ class ConversationReads {
     return std::optional<std::string>(std::move(c->id));
   }
   virtual Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) = 0;
+  // What ListConversations(q) lists, in its order, each row's place and
+  // version only: a reader that kept what it built from a row at that
+  // version needs no more of it (the REST list's JSON cache), and reads the
+  // rest with ListConversationsByPgId in the same transaction. nullopt: this
+  // store keeps no row versions; read the rows.
+  virtual Result<std::optional<std::vector<ConversationVersion>>> ListConversationVersions(const ConversationQuery&) {
+    return std::optional<std::vector<ConversationVersion>>();
+  }
+  // The listed conversations of `shopId` with these pgConvoIds, in no
+  // particular order; an id of no such row is left out.
+  virtual Result<std::vector<Conversation>> ListConversationsByPgId(const std::string& shopId,
+                                                                    const std::vector<std::int64_t>& pgConvoIds) {
+    (void)shopId;
+    (void)pgConvoIds;
+    return Error{ErrorCode::kInternal, "store: ListConversationsByPgId without ListConversationVersions"};
+  }
   // The conversations `q` lists that match `s`, in relevance order or in
   // the list's order; every filter of `q` applies.
   virtual Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,

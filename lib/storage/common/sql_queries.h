@@ -40,6 +40,9 @@ class SqlQueries : public StoreWriter {
   Result<std::optional<Conversation>> FindConversation(const std::string& shopId, const std::string& anyId) override;
   Result<std::optional<std::string>> FindConversationId(const std::string& shopId, const std::string& anyId) override;
   Result<std::vector<Conversation>> ListConversations(const ConversationQuery& q) override;
+  Result<std::optional<std::vector<ConversationVersion>>> ListConversationVersions(const ConversationQuery& q) override;
+  Result<std::vector<Conversation>> ListConversationsByPgId(const std::string& shopId,
+                                                            const std::vector<std::int64_t>& pgConvoIds) override;
   Result<std::vector<ConversationHit>> SearchConversations(const ConversationQuery& q,
                                                            const ConversationSearch& s) override;
   Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override;

@@ -964,6 +964,47 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversations(const Convers
   return FetchAll<Conversation>(st, ReadConversationInto, q.limit);
 }
 
+// The list's own statement with a select list of three columns: the same
+// index, the same order, and of each row only what tells whether a reader's
+// copy of it is current.
+template <class D>
+Result<std::optional<std::vector<ConversationVersion>>> SqlQueries<D>::ListConversationVersions(
+    const ConversationQuery& q) {
+  std::optional<std::vector<ConversationVersion>> out(std::in_place);
+  if (q.limit <= 0) return out;
+  std::string sql = "SELECT pg_convo_id, sort_active, row_version FROM conversations WHERE shop_id = :shop" +
+                    ConversationFilterSql(q, D::kTagsOf);
+  if (q.after) sql += " AND (sort_active, pg_convo_id) < (:after_active, :after_pg)";
+  sql += " ORDER BY sort_active DESC, pg_convo_id DESC LIMIT :limit";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  BindConversationFilters(st, q);
+  out->reserve(static_cast<std::size_t>(std::min<std::int64_t>(q.limit, 1000)));
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return out;
+    out->push_back(ConversationVersion{st.Int(0), st.Int(1), st.Int(2)});
+  }
+}
+
+template <class D>
+Result<std::vector<Conversation>> SqlQueries<D>::ListConversationsByPgId(const std::string& shopId,
+                                                                        const std::vector<std::int64_t>& pgConvoIds) {
+  if (pgConvoIds.empty()) return std::vector<Conversation>();
+  // pg_convo_id is the row's rid (the schema's CHECK): one primary-key seek
+  // per id. in_new_datastore = 1: only what the list lists.
+  static const std::string sql = kConversations.Select() + "WHERE rid IN " + D::kRidsOf +
+                                 " AND shop_id = :shop AND in_new_datastore = 1";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  std::string ids = "[";
+  for (std::size_t i = 0; i < pgConvoIds.size(); ++i) {
+    if (i) ids += ',';
+    ids += std::to_string(pgConvoIds[i]);
+  }
+  ids += ']';
+  st.Named(":shop", shopId).Named(":rids", ids);
+  return FetchAll<Conversation>(st, ReadConversationInto, static_cast<std::int64_t>(pgConvoIds.size()));
+}
+
 // The backend finds the matching texts (D::kConversationHits: one row per
 // conversation, its best text); the filters and the order are the list's.
 template <class D>
@@ -1053,7 +1094,14 @@ Status SqlQueries<D>::DoInsertConversation(Conversation& c) {
   if (!pg && c.inNewDatastore) pg = rid;
   std::vector<std::string> tags = UniqueTags(c.tags);
 
-  static const std::string sql = kConversations.Insert({"rid", "pg_convo_id", "tags_json"});
+  // Every statement that writes a conversation row sets its row_version
+  // anew: what a reader built from the row is keyed by it.
+  static const std::string sql = [] {
+    std::string text = kConversations.Insert({"rid", "pg_convo_id", "tags_json"});
+    text.insert(text.find(") VALUES ("), ", row_version");
+    text.insert(text.size() - 1, std::string(", ") + D::kNewRowVersion);
+    return text;
+  }();
   {
     LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
     BindConversation(st, c);
@@ -1095,6 +1143,7 @@ Result<bool> SqlQueries<D>::DoUpdateConversation(const Conversation& c, const Co
       return found;
     }
     const std::size_t n = changed.size();
+    sql += std::string(", row_version = ") + D::kNewRowVersion;
     sql += " WHERE shop_id = ?" + std::to_string(n + 1) + " AND id = ?" + std::to_string(n + 2);
     LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
     for (std::size_t i : changed) now.BindTo(st, i);
@@ -1112,7 +1161,8 @@ Result<bool> SqlQueries<D>::DoUpdateConversation(const Conversation& c, const Co
     const std::string pg = "CAST(?" + std::to_string(kConversations.ParamCount() + 1) + " AS BIGINT)";
     const std::string inNew = "CAST(?" + std::to_string(kConversations.ParamOf("in_new_datastore")) + " AS BIGINT)";
     return kConversations.Update("rid = coalesce(" + pg + ", rid), pg_convo_id = CASE WHEN " + pg +
-                                 " IS NOT NULL THEN " + pg + " WHEN " + inNew + " = 1 THEN rid ELSE NULL END");
+                                 " IS NOT NULL THEN " + pg + " WHEN " + inNew + " = 1 THEN rid ELSE NULL END" +
+                                 ", row_version = " + D::kNewRowVersion);
   }();
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindConversation(st, c);
@@ -1138,8 +1188,9 @@ Status SqlQueries<D>::ReplaceConversationTags(const std::string& shopId, const s
                                               const std::vector<std::string>& tags) {
   std::vector<std::string> unique = UniqueTags(tags);
   {
-    LC_ASSIGN_OR_RETURN(Statement st,
-                        conn_.Prepare("UPDATE conversations SET tags_json = ?1 WHERE shop_id = ?2 AND id = ?3"));
+    static const std::string sql = std::string("UPDATE conversations SET tags_json = ?1, row_version = ") +
+                                   D::kNewRowVersion + " WHERE shop_id = ?2 AND id = ?3";
+    LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
     st.Add(EncodeStringArray(unique)).Add(shopId).Add(conversationId);
     LC_ASSIGN_OR_RETURN(bool matched, RunChanged(st));
     if (!matched) return Error{ErrorCode::kNotFound, "conversation not found"};

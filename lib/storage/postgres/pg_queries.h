@@ -13,8 +13,12 @@ struct PgDialect {
   using Statement = pg::Statement;
   // Ties in insertion order: the identity column every such table has.
   static constexpr const char* kRowOrder = "rid";
+  // A conversation row's new version (migration 11), unique across instances.
+  static constexpr const char* kNewRowVersion = "nextval('conversation_row_versions')";
   // The tags of a JSON array parameter :tags.
   static constexpr const char* kTagsOf = "(SELECT jsonb_array_elements_text(CAST(:tags AS jsonb)))";
+  // The integers of a JSON array parameter :rids.
+  static constexpr const char* kRidsOf = "(SELECT CAST(jsonb_array_elements_text(CAST(:rids AS jsonb)) AS bigint))";
   // Events whose data_json.customerId is ?2: strpos() skips most rows before
   // any JSON is parsed; livechat_json_text (pg_schema.cc) reads a malformed
   // row as NULL.

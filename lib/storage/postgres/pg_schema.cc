@@ -868,7 +868,16 @@ BEGIN
 END $$;
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations{{
+// Migration 11: a conversation row's version, set anew by every statement
+// that writes the row (from a sequence: unique across instances), so a
+// reader can tell whether what it built from the row before is still the
+// row's (the list's JSON cache, docs/decisions.md). In no index.
+constexpr const char* kSchemaV11 = R"sql(
+ALTER TABLE conversations ADD COLUMN row_version BIGINT NOT NULL DEFAULT 0;
+CREATE SEQUENCE conversation_row_versions;
+)sql";
+
+constexpr std::array<Migration, 11> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -879,6 +888,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {8, kSchemaV8},
     {9, kSchemaV9},
     {10, kSchemaV10},
+    {11, kSchemaV11},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

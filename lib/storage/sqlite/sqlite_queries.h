@@ -12,8 +12,14 @@ struct SqliteDialect {
   using Statement = sqlite::Statement;
   // Ties in insertion order.
   static constexpr const char* kRowOrder = "rowid";
+  // A conversation row's new version (migration 18): random, as processes
+  // sharing the file share no counter; a repeat for the same row is a
+  // 1-in-2^64 chance.
+  static constexpr const char* kNewRowVersion = "random()";
   // The tags of a JSON array parameter :tags.
   static constexpr const char* kTagsOf = "(SELECT value FROM json_each(:tags))";
+  // The integers of a JSON array parameter :rids.
+  static constexpr const char* kRidsOf = "(SELECT value FROM json_each(:rids))";
   // Events whose data_json.customerId is ?2: instr() skips most rows before
   // any JSON is parsed; the CASE keeps one malformed row from failing the scan.
   static constexpr const char* kEventOfCustomer =

@@ -711,7 +711,17 @@ constexpr const char* kSchemaDeferredMessageSearch = R"sql(
 DROP TRIGGER messages_search_insert;
 )sql";
 
-constexpr std::array<Migration, 17> kMigrations{{
+// Migration 18: a conversation row's version, set anew by every statement
+// that writes the row (a random 64-bit value: no counter to share between
+// processes), so a reader can tell whether what it built from the row
+// before is still the row's (the list's JSON cache, docs/decisions.md).
+// In no index: writing it rewrites only the row, which the write rewrites
+// anyway.
+constexpr const char* kSchemaRowVersion = R"sql(
+ALTER TABLE conversations ADD COLUMN row_version INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr std::array<Migration, 18> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -729,6 +739,7 @@ constexpr std::array<Migration, 17> kMigrations{{
     {15, kSchemaConversationSearch},
     {16, kSchemaInbox},
     {17, kSchemaDeferredMessageSearch},
+    {18, kSchemaRowVersion},
 }};
 
 }  // namespace

@@ -1,0 +1,217 @@
+// The conversation list's JSON cache (core/conversation_json_cache.h): its
+// bound, its versions, and the list it serves, which must be byte for byte
+// the list built from the rows, whoever wrote them since (another service
+// on the same store stands for another process or instance: nothing tells
+// this one of its writes but the rows' versions).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/conversation_json_cache.h"
+#include "core_fixture.h"
+#include "livechat/json_codec.h"
+
+namespace livechat::test {
+namespace {
+
+using internal::ConversationJsonCache;
+
+ConversationJsonCache::Json J(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+TEST_CASE("list cache: a copy is served for its version only, and one for another version is dropped") {
+  ConversationJsonCache cache(1 << 20, nullptr);
+  CHECK(cache.Find(7, 1) == nullptr);
+  cache.Put(7, 1, J("{\"a\":1}"));
+  REQUIRE(cache.Find(7, 1) != nullptr);
+  CHECK(*cache.Find(7, 1) == "{\"a\":1}");
+  CHECK(cache.Entries() == 1);
+  CHECK(cache.Find(7, 2) == nullptr);
+  CHECK(cache.Entries() == 0);  // version 1 can never be asked for again
+  CHECK(cache.Find(7, 1) == nullptr);
+  cache.Put(7, 2, J("{\"a\":2}"));
+  cache.Put(7, 3, J("{\"a\":3}"));  // replaces, not adds
+  CHECK(cache.Entries() == 1);
+  CHECK(*cache.Find(7, 3) == "{\"a\":3}");
+  CHECK(cache.Bytes() == 7 + ConversationJsonCache::kEntryOverhead);
+}
+
+TEST_CASE("list cache: bounded by bytes, least recently used out first; capacity 0 keeps nothing") {
+  // 16 shards of 1,000 bytes; each entry is charged 100 + overhead bytes.
+  const std::size_t each = 100 + ConversationJsonCache::kEntryOverhead;
+  ConversationJsonCache cache(16 * 1000, nullptr);
+  const std::size_t perShard = 1000 / each;  // 4
+  // Ids 0, 16, 32, ... share shard 0.
+  for (std::size_t i = 0; i < perShard; ++i) cache.Put(static_cast<std::int64_t>(i * 16), 1, J(std::string(100, 'x')));
+  CHECK(cache.Entries() == perShard);
+  CHECK(cache.Bytes() == perShard * each);
+  REQUIRE(cache.Find(0, 1) != nullptr);  // now the most recent: id 16 is the oldest
+  cache.Put(static_cast<std::int64_t>(perShard * 16), 1, J(std::string(100, 'y')));
+  CHECK(cache.Entries() == perShard);
+  CHECK(cache.Bytes() <= 1000);
+  CHECK(cache.Find(0, 1) != nullptr);
+  CHECK(cache.Find(16, 1) == nullptr);
+  CHECK(cache.Find(32, 1) != nullptr);
+  // Many more than fit, over every shard: never above the bound.
+  for (std::int64_t id = 1000; id < 3000; ++id) cache.Put(id, 5, J(std::string(100, 'z')));
+  CHECK(cache.Bytes() <= 16 * 1000);
+  CHECK(cache.Entries() == 16 * perShard);
+  // One row larger than a shard is not kept (it would empty the shard).
+  cache.Put(99999, 1, J(std::string(1000, 'w')));
+  CHECK(cache.Find(99999, 1) == nullptr);
+
+  ConversationJsonCache off(0, nullptr);
+  CHECK_FALSE(off.enabled());
+  off.Put(1, 1, J("{}"));
+  CHECK(off.Find(1, 1) == nullptr);
+  CHECK(off.Entries() == 0);
+}
+
+// The page as the rows give it: ListConversations, then AppendJson (the
+// list's view), then the cursor. What the cached list must equal.
+std::string Built(ChatService& svc, const Principal& p, const ConversationFilter& f, const PageRequest& page) {
+  auto rows = svc.conversations().ListConversations(p, f, page);
+  REQUIRE(rows.ok());
+  std::string out;
+  for (const Conversation& c : rows->items) {
+    AppendJson(out, c, JsonView::kList);
+    out += '\n';
+  }
+  out += rows->nextCursor.value_or("(last)");
+  return out;
+}
+
+std::string Served(ChatService& svc, const Principal& p, const ConversationFilter& f, const PageRequest& page) {
+  auto json = svc.conversations().ListConversationsJson(p, f, page, std::nullopt);
+  REQUIRE(json.ok());
+  std::string out;
+  for (const auto& item : json->items) {
+    out += *item;
+    out += '\n';
+  }
+  out += json->nextCursor.value_or("(last)");
+  CHECK(json->hasMore == json->nextCursor.has_value());
+  return out;
+}
+
+std::uint64_t CounterValue(MetricsRegistry& m, std::string_view name, std::string_view help) {
+  return m.GetCounter(name, help).Value();
+}
+
+TEST_CASE("list cache: the served list is the rows' list after every kind of write by another service") {
+  MetricsRegistry metrics;
+  CoreFixture f({}, Plan::kPro, false, &metrics);
+  Principal p = f.Auth(f.key);
+  std::vector<Conversation> convs;
+  for (int i = 0; i < 6; ++i) {
+    f.clock.Advance(1000);
+    convs.push_back(f.Inbound("online_store", "hello " + std::to_string(i), "c" + std::to_string(i) + "@shop.test"));
+  }
+  ServiceOptions o;
+  o.store = f.store.get();
+  o.clock = &f.clock;
+  o.random = f.random.get();
+  ChatService other(o);  // no cache of its own is consulted: it only writes
+  auto hits = [&] { return CounterValue(metrics, metric::kListCacheHits, metric::kListCacheHitsHelp); };
+  auto misses = [&] { return CounterValue(metrics, metric::kListCacheMisses, metric::kListCacheMissesHelp); };
+
+  const std::string first = Served(*f.service, p, {}, {});
+  CHECK(first == Built(*f.service, p, {}, {}));
+  CHECK(misses() == 6);
+  CHECK(hits() == 0);
+  CHECK(Served(*f.service, p, {}, {}) == first);
+  CHECK(hits() == 6);
+  CHECK(misses() == 6);
+
+  struct Step {
+    const char* what;
+    std::function<void()> write;
+  };
+  const std::vector<Step> steps = {
+      {"a reply", [&] {
+         SendMessageInput in;
+         in.text = "on its way";
+         in.memberId = f.agent.id;
+         REQUIRE(other.conversations().SendMessage(p, convs[2].id, in).ok());
+       }},
+      {"read", [&] { REQUIRE(other.conversations().MarkRead(p, convs[0].id).ok()); }},
+      {"assigned", [&] { REQUIRE(other.conversations().Assign(p, convs[1].id, f.agent.id).ok()); }},
+      {"resolved", [&] { REQUIRE(other.conversations().SetState(p, convs[3].id, "resolved").ok()); }},
+      {"tagged", [&] { REQUIRE(other.annotations().AddTags(p, convs[4].id, {"vip"}).ok()); }},
+      {"an inbound message", [&] {
+         InboundMessageInput in;
+         in.channel = "online_store";
+         in.customerName = "Casey Customer";
+         in.customerEmail = "c5@shop.test";
+         in.text = "still there?";
+         REQUIRE(other.conversations().ReceiveInbound(f.sys, in).ok());
+       }},
+  };
+  std::string before = first;
+  for (const Step& step : steps) {
+    CAPTURE(step.what);
+    f.clock.Advance(1000);
+    step.write();
+    const std::uint64_t missesBefore = misses();
+    const std::string now = Served(*f.service, p, {}, {});
+    CHECK(now == Built(*f.service, p, {}, {}));
+    CHECK(now != before);
+    // The one row written is read and built again; the others are served.
+    CHECK(misses() == missesBefore + 1);
+    before = now;
+  }
+
+  // Pages and filters: the same rows, the same cursors.
+  ConversationFilter open;
+  open.status = "open";
+  PageRequest two;
+  two.limit = 2;
+  for (const ConversationFilter& filter : {ConversationFilter{}, open}) {
+    PageRequest page = two;
+    for (int n = 0; n < 5; ++n) {
+      const std::string served = Served(*f.service, p, filter, page);
+      CHECK(served == Built(*f.service, p, filter, page));
+      auto json = f.service->conversations().ListConversationsJson(p, filter, page, std::nullopt);
+      REQUIRE(json.ok());
+      if (!json->nextCursor) break;
+      page.cursor = json->nextCursor;
+    }
+  }
+
+  // The rules ListConversations applies: the sort value, the cursor, the limit.
+  CHECK(f.service->conversations().ListConversationsJson(p, {}, {}, std::string("relevance")).error().code ==
+        ErrorCode::kInvalidParams);
+  PageRequest bad;
+  bad.cursor = "not-a-cursor";
+  CHECK(f.service->conversations().ListConversationsJson(p, {}, bad, std::nullopt).error().code ==
+        ErrorCode::kInvalidParams);
+  PageRequest zero;
+  zero.limit = 0;
+  CHECK(f.service->conversations().ListConversationsJson(p, {}, zero, std::nullopt).error().code ==
+        ErrorCode::kInvalidParams);
+}
+
+TEST_CASE("list cache: off, the list is built from the rows every time, the same bytes") {
+  MetricsRegistry metrics;
+  CoreFixture f({}, Plan::kPro, false, &metrics);
+  Principal p = f.Auth(f.key);
+  for (int i = 0; i < 3; ++i) {
+    f.clock.Advance(1000);
+    f.Inbound("online_store", "hi " + std::to_string(i), "o" + std::to_string(i) + "@shop.test");
+  }
+  ServiceOptions o;
+  o.store = f.store.get();
+  o.clock = &f.clock;
+  o.random = f.random.get();
+  o.metrics = &metrics;
+  o.listCacheBytes = 0;
+  ChatService off(o);
+  const std::string served = Served(off, p, {}, {});
+  CHECK(served == Built(*f.service, p, {}, {}));
+  CHECK(Served(off, p, {}, {}) == served);
+  CHECK(CounterValue(metrics, metric::kListCacheHits, metric::kListCacheHitsHelp) == 0);
+  CHECK(CounterValue(metrics, metric::kListCacheMisses, metric::kListCacheMissesHelp) == 0);
+}
+
+}  // namespace
+}  // namespace livechat::test
