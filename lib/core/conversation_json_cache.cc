@@ -16,7 +16,7 @@ void ConversationJsonCache::Erase(Shard& s, std::unordered_map<std::int64_t, Ent
 }
 
 ConversationJsonCache::Json ConversationJsonCache::Find(std::int64_t pgConvoId, std::int64_t version) {
-  if (capacity_ == 0) return nullptr;
+  if (!enabled()) return nullptr;
   Shard& s = ShardOf(pgConvoId);
   std::lock_guard lock(s.mu);
   auto it = s.map.find(pgConvoId);
@@ -31,8 +31,8 @@ ConversationJsonCache::Json ConversationJsonCache::Find(std::int64_t pgConvoId, 
 }
 
 void ConversationJsonCache::Put(std::int64_t pgConvoId, std::int64_t version, Json json) {
-  if (capacity_ == 0 || !json) return;
-  const std::size_t charge = json->size() + kEntryOverhead;
+  if (!enabled() || !json) return;
+  const std::size_t charge = json->capacity() + kEntryOverhead;
   if (charge > shardCapacity_) return;  // would evict the whole shard for one row
   Shard& s = ShardOf(pgConvoId);
   std::lock_guard lock(s.mu);

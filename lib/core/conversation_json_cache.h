@@ -32,7 +32,8 @@ class ConversationJsonCache {
   ConversationJsonCache(const ConversationJsonCache&) = delete;
   ConversationJsonCache& operator=(const ConversationJsonCache&) = delete;
 
-  bool enabled() const { return capacity_ > 0; }
+  // Off when a shard could keep nothing (a capacity under 16 bytes too).
+  bool enabled() const { return shardCapacity_ > 0; }
 
   // The JSON kept for row `pgConvoId` at `version`, or null (and a copy
   // kept for another version is dropped).
@@ -51,8 +52,8 @@ class ConversationJsonCache {
   std::size_t Entries() const;
   std::size_t Bytes() const;
 
-  // What one entry is charged beyond its JSON: the map node, the list node
-  // and the shared string's control block, roughly.
+  // What one entry is charged beyond its JSON's allocation: the map node,
+  // the list node and the shared string's control block, roughly.
   static constexpr std::size_t kEntryOverhead = 128;
 
  private:
@@ -69,7 +70,8 @@ class ConversationJsonCache {
   };
   static constexpr std::size_t kShards = 16;
   Shard& ShardOf(std::int64_t id) { return shards_[static_cast<std::uint64_t>(id) % kShards]; }
-  static std::size_t Charge(const Entry& e) { return e.json->size() + kEntryOverhead; }
+  // The string's allocation, not only its text: what the bound is about.
+  static std::size_t Charge(const Entry& e) { return e.json->capacity() + kEntryOverhead; }
   void Erase(Shard& s, std::unordered_map<std::int64_t, Entry>::iterator it);
 
   std::size_t capacity_;

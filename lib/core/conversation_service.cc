@@ -88,6 +88,8 @@ std::shared_ptr<const std::string> ListJson(const Conversation& c) {
   std::string json;
   json.reserve(1024);  // a list row is about 840 bytes
   AppendJson(json, c, JsonView::kList);
+  // Kept for as long as the row is unchanged: the size it needs, not the guess.
+  json.shrink_to_fit();
   return std::make_shared<const std::string>(std::move(json));
 }
 
@@ -125,13 +127,14 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
   q.limit = limit + 1;  // one extra row tells whether another page exists
   std::vector<ConversationVersion> versions;
   std::optional<std::vector<Conversation>> unversioned;
-  std::size_t misses = 0;
+  std::vector<Conversation> changed;
   // The versions and the rows that changed are read in one transaction: a
-  // version read here is the row as this page shows it.
+  // version read here is the row as this page shows it. The rows are
+  // serialized after it ends.
   LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& r) -> Status {
     out.items.clear();
     unversioned.reset();
-    misses = 0;
+    changed.clear();
     LC_ASSIGN_OR_RETURN(auto listed, r.ListConversationVersions(q));
     if (!listed) {
       LC_ASSIGN_OR_RETURN(auto rows, r.ListConversations(q));
@@ -146,22 +149,24 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
       out.items[i] = cache.Find(versions[i].pgConvoId, versions[i].version);
       if (!out.items[i]) missing.push_back(versions[i].pgConvoId);
     }
-    misses = missing.size();
     if (missing.empty()) return Status::Ok();
-    LC_ASSIGN_OR_RETURN(auto rows, r.ListConversationsByPgId(q.shopId, missing));
-    for (const Conversation& c : rows) {
-      const std::int64_t id = c.pgConvoId.value_or(0);
-      for (std::size_t i = 0; i < shown; ++i) {
-        if (out.items[i] || versions[i].pgConvoId != id) continue;
-        out.items[i] = ListJson(c);
-        cache.Put(id, versions[i].version, out.items[i]);
-        break;
-      }
-    }
-    for (const Json& j : out.items)
-      if (!j) return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
+    LC_ASSIGN_OR_RETURN(changed, r.ListConversationsByPgId(q.shopId, missing));
+    if (changed.size() != missing.size())
+      return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
     return Status::Ok();
   }));
+  for (const Conversation& c : changed) {
+    const std::int64_t id = c.pgConvoId.value_or(0);
+    for (std::size_t i = 0; i < out.items.size(); ++i) {
+      if (out.items[i] || versions[i].pgConvoId != id) continue;
+      out.items[i] = ListJson(c);
+      cache.Put(id, versions[i].version, out.items[i]);
+      break;
+    }
+  }
+  for (const Json& j : out.items)
+    if (!j) return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
+  const std::size_t misses = changed.size();
   if (unversioned) {
     // A store without row versions: the rows as ListConversations reads them.
     out.hasMore = static_cast<int>(unversioned->size()) > limit;

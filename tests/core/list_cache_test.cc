@@ -10,6 +10,8 @@
 
 #include "core/conversation_json_cache.h"
 #include "core_fixture.h"
+#include "support/temp_dir.h"
+#include "support/test_store.h"
 #include "livechat/json_codec.h"
 
 namespace livechat::test {
@@ -33,7 +35,8 @@ TEST_CASE("list cache: a copy is served for its version only, and one for anothe
   cache.Put(7, 3, J("{\"a\":3}"));  // replaces, not adds
   CHECK(cache.Entries() == 1);
   CHECK(*cache.Find(7, 3) == "{\"a\":3}");
-  CHECK(cache.Bytes() == 7 + ConversationJsonCache::kEntryOverhead);
+  // Charged by the string's allocation (a short one is stored inline).
+  CHECK(cache.Bytes() == cache.Find(7, 3)->capacity() + ConversationJsonCache::kEntryOverhead);
 }
 
 TEST_CASE("list cache: bounded by bytes, least recently used out first; capacity 0 keeps nothing") {
@@ -60,11 +63,15 @@ TEST_CASE("list cache: bounded by bytes, least recently used out first; capacity
   cache.Put(99999, 1, J(std::string(1000, 'w')));
   CHECK(cache.Find(99999, 1) == nullptr);
 
-  ConversationJsonCache off(0, nullptr);
-  CHECK_FALSE(off.enabled());
-  off.Put(1, 1, J("{}"));
-  CHECK(off.Find(1, 1) == nullptr);
-  CHECK(off.Entries() == 0);
+  for (std::size_t capacity : {std::size_t{0}, std::size_t{15}}) {
+    CAPTURE(capacity);  // under 16 bytes a shard could keep nothing: off too
+    ConversationJsonCache off(capacity, nullptr);
+    CHECK_FALSE(off.enabled());
+    off.Put(1, 1, J("{}"));
+    CHECK(off.Find(1, 1) == nullptr);
+    CHECK(off.Entries() == 0);
+  }
+  CHECK(ConversationJsonCache(16, nullptr).enabled());
 }
 
 // The page as the rows give it: ListConversations, then AppendJson (the
@@ -94,6 +101,14 @@ std::string Served(ChatService& svc, const Principal& p, const ConversationFilte
   return out;
 }
 
+ServiceOptions OptionsOn(Store& store, Clock& clock, Random& random) {
+  ServiceOptions o;
+  o.store = &store;
+  o.clock = &clock;
+  o.random = &random;
+  return o;
+}
+
 std::uint64_t CounterValue(MetricsRegistry& m, std::string_view name, std::string_view help) {
   return m.GetCounter(name, help).Value();
 }
@@ -107,11 +122,8 @@ TEST_CASE("list cache: the served list is the rows' list after every kind of wri
     f.clock.Advance(1000);
     convs.push_back(f.Inbound("online_store", "hello " + std::to_string(i), "c" + std::to_string(i) + "@shop.test"));
   }
-  ServiceOptions o;
-  o.store = f.store.get();
-  o.clock = &f.clock;
-  o.random = f.random.get();
-  ChatService other(o);  // no cache of its own is consulted: it only writes
+  // No cache of its own is consulted: it only writes.
+  ChatService other(OptionsOn(*f.store, f.clock, *f.random));
   auto hits = [&] { return CounterValue(metrics, metric::kListCacheHits, metric::kListCacheHitsHelp); };
   auto misses = [&] { return CounterValue(metrics, metric::kListCacheMisses, metric::kListCacheMissesHelp); };
 
@@ -211,6 +223,57 @@ TEST_CASE("list cache: off, the list is built from the rows every time, the same
   CHECK(Served(off, p, {}, {}) == served);
   CHECK(CounterValue(metrics, metric::kListCacheHits, metric::kListCacheHitsHelp) == 0);
   CHECK(CounterValue(metrics, metric::kListCacheMisses, metric::kListCacheMissesHelp) == 0);
+}
+
+
+// Another store on the same database: another process on the SQLite file,
+// or another instance on the PostgreSQL database, with its own connections
+// and its own snapshots.
+TEST_CASE("list cache: writes through another store on the same database are served at once") {
+  testing::TempDir dir;
+  const std::string path = dir.File("shared.db");
+  auto opened = testing::OpenTestStore(path);
+  REQUIRE(opened.ok());
+  std::unique_ptr<Store> mine = std::move(opened).value();
+  auto opened2 = testing::OpenSecondTestStore(*mine, path);
+  REQUIRE(opened2.ok());
+  std::unique_ptr<Store> theirs = std::move(opened2).value();
+  ManualClock clock;
+  auto random = NewSeededRandom(7);
+  auto random2 = NewSeededRandom(8);
+  ChatService reader(OptionsOn(*mine, clock, *random));
+  ChatService writer(OptionsOn(*theirs, clock, *random2));
+
+  auto shop = writer.directory().CreateShop({"Shared", Plan::kPro, false});
+  REQUIRE(shop.ok());
+  const Principal sys = Principal::System(shop->id);
+  auto key = writer.directory().CreateApiKey(sys, {"all", kPermReadConversations | kPermManageConversations, false});
+  REQUIRE(key.ok());
+  auto p = reader.auth().AuthenticateApiKey(key->secret);
+  REQUIRE(p.ok());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) {
+    clock.Advance(1000);
+    InboundMessageInput in;
+    in.channel = "online_store";
+    in.customerName = "Casey";
+    in.customerEmail = "s" + std::to_string(i) + "@shop.test";
+    in.text = "hi";
+    auto c = writer.conversations().ReceiveInbound(sys, in);
+    REQUIRE(c.ok());
+    ids.push_back(c->id);
+  }
+  const std::string first = Served(reader, *p, {}, {});
+  CHECK(first == Built(reader, *p, {}, {}));
+  CHECK(Served(reader, *p, {}, {}) == first);  // now from the cache
+  REQUIRE(writer.conversations().MarkRead(*p, ids[1]).ok());
+  const std::string second = Served(reader, *p, {}, {});
+  CHECK(second != first);
+  CHECK(second == Built(reader, *p, {}, {}));
+  REQUIRE(writer.annotations().AddTags(*p, ids[3], {"late"}).ok());
+  const std::string third = Served(reader, *p, {}, {});
+  CHECK(third != second);
+  CHECK(third == Built(reader, *p, {}, {}));
 }
 
 }  // namespace

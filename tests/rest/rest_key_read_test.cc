@@ -163,15 +163,8 @@ TEST_CASE("A plain read over its key's rate limit is 429 with the key's window, 
   CHECK(counted.reads.load() == 1);
 }
 
-// A second store on the database `first` is on: the same SQLite file, or
-// the same PostgreSQL database.
 std::unique_ptr<Store> SecondStore(Store& first, const std::string& sqlitePath) {
-  if (!TestOnPostgres()) return RestFixture::Must(OpenSqliteStore(SqliteOptions{sqlitePath, 1, 5000}));
-  PostgresOptions options;
-  options.url = static_cast<OwningPgStore&>(first).database().url();
-  options.readers = 1;
-  options.leaseClock = PostgresOptions::LeaseClock::kCaller;
-  return RestFixture::Must(OpenPostgresStore(options));
+  return RestFixture::Must(OpenSecondTestStore(first, sqlitePath));
 }
 
 TEST_CASE("A key revoked through another store on the same database is refused by the very next plain read") {

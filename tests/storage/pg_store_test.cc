@@ -128,7 +128,7 @@ TEST_CASE("postgres migration 9: the words of a version 8 database fill the sear
   // of the later migrations).
   db.Exec("DROP FUNCTION livechat_search_lexemes() CASCADE; DROP TABLE conversation_search_lexemes; "
           "DROP FUNCTION livechat_rate_count_both; DROP FUNCTION livechat_rate_hit; "
-          "ALTER TABLE conversations DROP COLUMN row_version; DROP SEQUENCE conversation_row_versions; "
+          "DROP FUNCTION livechat_conversation_row_version() CASCADE; ALTER TABLE conversations DROP COLUMN row_version; "
           "DELETE FROM livechat_schema WHERE version >= 9");
   auto store = OpenPg(db);
   CHECK(db.Query("SELECT string_agg(lexeme, ' ' ORDER BY lexeme) FROM conversation_search_lexemes") ==
@@ -635,4 +635,37 @@ TEST_CASE("postgres: the writer keeps a settings read until a statement may chan
 }
 
 }  // namespace
+
+// What an instance of an older build still serving during a rolling
+// upgrade, or SQL by hand, writes: statements that do not set row_version.
+// The schema's triggers give the row a new one anyway.
+TEST_CASE("postgres: a conversation row written without its version gets a new one from the triggers") {
+  PgTestDatabase db;
+  auto store = OpenPg(db);
+  Conversation c = MakeConversation(kShop, "c1", 100);
+  Put(*store, [&](StoreWriter& w) { return w.InsertConversation(c); });
+  auto version = [&](const std::string& id) {
+    return db.Query("SELECT row_version FROM conversations WHERE id = '" + id + "'");
+  };
+  auto listed = Get(*store, [&](StoreReader& r) { return r.ListConversationVersions(Query(kShop)); });
+  REQUIRE(listed.has_value());
+  REQUIRE(listed->size() == 1);
+  const std::string before = version("c1");
+  CHECK(before == std::to_string((*listed)[0].version));
+  CHECK(before != "0");
+  db.Exec("UPDATE conversations SET status = 'resolved' WHERE id = 'c1'");
+  const std::string after = version("c1");
+  CHECK(after != before);
+  CHECK(after != "0");
+  db.Exec("UPDATE conversations SET is_read = 1, row_version = " + after + " WHERE id = 'c1'");
+  CHECK(version("c1") != after);
+  db.Exec(
+      "INSERT INTO conversations (rid, shop_id, id, pg_convo_id, customer_type, status, is_chat_bot, has_chat_bot, "
+      "is_read, is_customer_read, is_online, is_block, is_starred, has_first_msg, hide_pre_chat_message, channel, "
+      "channels_json, tags_json, last_active, in_new_datastore) VALUES (500, '" + std::string(kShop) +
+      "', 'by-hand', 500, 'guest', 'open', 0, 0, 0, 0, 0, 0, 0, 0, '', "
+      "'online_store', '[]', '[]', 200, 1)");
+  CHECK(version("by-hand") != "0");
+}
+
 }  // namespace livechat::testing

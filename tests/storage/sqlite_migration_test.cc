@@ -38,7 +38,9 @@ std::vector<std::string> Found(Store& s, std::vector<std::string> words, bool wi
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
 // Migration 18 (conversation row versions): the column.
-const std::string kUndoV18 = "ALTER TABLE conversations DROP COLUMN row_version; ";
+const std::string kUndoV18 =
+    "DROP TRIGGER conversations_row_version_update; DROP TRIGGER conversations_row_version_insert; "
+    "ALTER TABLE conversations DROP COLUMN row_version; ";
 // Migration 17 (a new message indexed at its commit): the insert trigger back.
 const std::string kUndoV17 = kUndoV18 +
     "CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN NEW.is_deleted = 0 AND NEW.text <> '' BEGIN "
@@ -319,6 +321,45 @@ TEST_CASE("sqlite migration 18: a version 17 file's conversations get version 0,
   c.isStarred = true;
   CHECK(PutValue(*s, [&](StoreWriter& w) { return w.UpdateConversation(c, before); }) == true);
   CHECK(versions() != 0);
+}
+
+
+// What an older build still running on the file, or SQL by hand, writes:
+// statements that do not set row_version. The schema's triggers give the
+// row a new one anyway, so no reader keeps serving what it built before.
+TEST_CASE("sqlite: a conversation row written without its version gets a new one from the triggers") {
+  TempDir dir;
+  const SqliteOptions options{dir.File("triggers.db"), 2, 5000};
+  auto s = OpenOrFail(options);
+  Conversation c = MakeConversation("shop-a", "c1", 100);
+  Put(*s, [&](StoreWriter& w) -> Status {
+    LC_RETURN_IF_ERROR(w.InsertShop(MakeShop("shop-a")));
+    return w.InsertConversation(c);
+  });
+  auto versionOf = [&](std::int64_t pg) {
+    auto listed = Get(*s, [&](StoreReader& r) { return r.ListConversationVersions(Query("shop-a")); });
+    REQUIRE(listed.has_value());
+    for (const ConversationVersion& v : *listed)
+      if (v.pgConvoId == pg) return v.version;
+    FAIL("not listed: " << pg);
+    return std::int64_t{0};
+  };
+  const std::int64_t before = versionOf(*c.pgConvoId);
+  CHECK(before != 0);
+  Exec(options.path, "UPDATE conversations SET status = 'resolved' WHERE id = 'c1'");
+  const std::int64_t after = versionOf(*c.pgConvoId);
+  CHECK(after != before);
+  CHECK(after != 0);
+  // Setting it to what it was counts as not setting it.
+  Exec(options.path, ("UPDATE conversations SET is_read = 1, row_version = " + std::to_string(after) +
+                      " WHERE id = 'c1'").c_str());
+  CHECK(versionOf(*c.pgConvoId) != after);
+  Exec(options.path,
+       "INSERT INTO conversations (rid, shop_id, id, pg_convo_id, customer_type, status, is_chat_bot, has_chat_bot, "
+       "is_read, is_customer_read, is_online, is_block, is_starred, has_first_msg, hide_pre_chat_message, channel, "
+       "channels_json, tags_json, last_active, in_new_datastore) VALUES (500, 'shop-a', 'by-hand', 500, 'guest', "
+       "'open', 0, 0, 0, 0, 0, 0, 0, 0, '', 'online_store', '[]', '[]', 200, 1)");
+  CHECK(versionOf(500) != 0);
 }
 
 }  // namespace livechat::testing

@@ -57,4 +57,16 @@ inline Result<std::unique_ptr<Store>> OpenTestStore(const std::string& sqlitePat
   return std::unique_ptr<Store>(std::make_unique<OwningPgStore>(std::move(db), std::move(opened).value()));
 }
 
+// A second store on the database `first` (from OpenTestStore(sqlitePath))
+// is on: the same SQLite file, or the same PostgreSQL database. It stands
+// for another process or instance: its own connections and snapshots.
+inline Result<std::unique_ptr<Store>> OpenSecondTestStore(Store& first, const std::string& sqlitePath) {
+  if (!TestOnPostgres()) return OpenSqliteStore(SqliteOptions{sqlitePath, 1, 5000});
+  PostgresOptions options;
+  options.url = static_cast<OwningPgStore&>(first).database().url();
+  options.readers = 1;
+  options.leaseClock = PostgresOptions::LeaseClock::kCaller;
+  return OpenPostgresStore(options);
+}
+
 }  // namespace livechat::testing

@@ -35,13 +35,14 @@ struct Table {
 
   std::string Select() const { return "SELECT " + Columns() + " FROM " + name + " "; }
 
-  // The select list alone, for a query that selects more.
-  std::string Columns() const {
+  // The select list alone, for a query that selects more; `qualifier`
+  // ("conversations.") where a joined table shares a column name.
+  std::string Columns(const std::string& qualifier = "") const {
     std::string sql;
     for (const auto* part : {&lead, &keys, &cols, &tail}) {
       for (const auto& c : *part) {
         if (!sql.empty()) sql += ", ";
-        sql += c;
+        sql += qualifier + c;
       }
     }
     return sql;
@@ -991,9 +992,12 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversationsByPgId(const s
                                                                         const std::vector<std::int64_t>& pgConvoIds) {
   if (pgConvoIds.empty()) return std::vector<Conversation>();
   // pg_convo_id is the row's rid (the schema's CHECK): one primary-key seek
-  // per id. in_new_datastore = 1: only what the list lists.
-  static const std::string sql = kConversations.Select() + "WHERE rid IN " + D::kRidsOf +
-                                 " AND shop_id = :shop AND in_new_datastore = 1";
+  // per id, the ids driving the join (with `rid IN (...)` SQLite chose to
+  // scan the shop's rows by an index on shop_id instead). in_new_datastore
+  // = 1: only what the list lists.
+  static const std::string sql = "SELECT " + kConversations.Columns("conversations.") + " FROM " +
+                                 D::kConversationsOfRids +
+                                 " AND conversations.shop_id = :shop AND conversations.in_new_datastore = 1";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   std::string ids = "[";
   for (std::size_t i = 0; i < pgConvoIds.size(); ++i) {

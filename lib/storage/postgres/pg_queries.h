@@ -13,12 +13,17 @@ struct PgDialect {
   using Statement = pg::Statement;
   // Ties in insertion order: the identity column every such table has.
   static constexpr const char* kRowOrder = "rid";
-  // A conversation row's new version (migration 11), unique across instances.
-  static constexpr const char* kNewRowVersion = "nextval('conversation_row_versions')";
+  // A conversation row's new version (migration 11): random, 53 bits (a
+  // restored database rewinds no counter). A writer that does not set it
+  // is caught by the schema's triggers.
+  static constexpr const char* kNewRowVersion = "CAST(1 + floor(random() * 9007199254740990) AS BIGINT)";
   // The tags of a JSON array parameter :tags.
   static constexpr const char* kTagsOf = "(SELECT jsonb_array_elements_text(CAST(:tags AS jsonb)))";
-  // The integers of a JSON array parameter :rids.
-  static constexpr const char* kRidsOf = "(SELECT CAST(jsonb_array_elements_text(CAST(:rids AS jsonb)) AS bigint))";
+  // The conversations whose rid is in the JSON array parameter :rids; a
+  // WHERE clause follows.
+  static constexpr const char* kConversationsOfRids =
+      "jsonb_array_elements_text(CAST(:rids AS jsonb)) AS ids(value) CROSS JOIN conversations "
+      "WHERE conversations.rid = CAST(ids.value AS bigint)";
   // Events whose data_json.customerId is ?2: strpos() skips most rows before
   // any JSON is parsed; livechat_json_text (pg_schema.cc) reads a malformed
   // row as NULL.

@@ -869,12 +869,26 @@ END $$;
 )sql";
 
 // Migration 11: a conversation row's version, set anew by every statement
-// that writes the row (from a sequence: unique across instances), so a
-// reader can tell whether what it built from the row before is still the
-// row's (the list's JSON cache, docs/decisions.md). In no index.
+// that writes the row, so a reader can tell whether what it built from the
+// row before is still the row's (the list's JSON cache, docs/decisions.md).
+// Random (53 bits), not from a sequence: a database restored from a backup
+// would rewind a sequence and give a changed row a version a running
+// instance has seen before. In no index. The triggers catch a writer that
+// does not set it (an instance of an older build still serving during a
+// rolling upgrade, SQL run by hand): an update that left it as it was, or
+// an insert that left it 0. This build's statements always change it, so
+// their WHEN is false and no function runs.
 constexpr const char* kSchemaV11 = R"sql(
 ALTER TABLE conversations ADD COLUMN row_version BIGINT NOT NULL DEFAULT 0;
-CREATE SEQUENCE conversation_row_versions;
+CREATE FUNCTION livechat_conversation_row_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.row_version := 1 + floor(random() * 9007199254740990)::bigint;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER conversations_row_version_update BEFORE UPDATE ON conversations
+  FOR EACH ROW WHEN (NEW.row_version = OLD.row_version) EXECUTE FUNCTION livechat_conversation_row_version();
+CREATE TRIGGER conversations_row_version_insert BEFORE INSERT ON conversations
+  FOR EACH ROW WHEN (NEW.row_version = 0) EXECUTE FUNCTION livechat_conversation_row_version();
 )sql";
 
 constexpr std::array<Migration, 11> kMigrations{{

@@ -13,13 +13,18 @@ struct SqliteDialect {
   // Ties in insertion order.
   static constexpr const char* kRowOrder = "rowid";
   // A conversation row's new version (migration 18): random, as processes
-  // sharing the file share no counter; a repeat for the same row is a
-  // 1-in-2^64 chance.
+  // sharing the file share no counter (and a restored file rewinds none); a
+  // repeat for the same row is a 1-in-2^64 chance. A writer that does not
+  // set it (an older build still running, SQL by hand) is caught by the
+  // schema's trigger.
   static constexpr const char* kNewRowVersion = "random()";
   // The tags of a JSON array parameter :tags.
   static constexpr const char* kTagsOf = "(SELECT value FROM json_each(:tags))";
-  // The integers of a JSON array parameter :rids.
-  static constexpr const char* kRidsOf = "(SELECT value FROM json_each(:rids))";
+  // The conversations whose rid is in the JSON array parameter :rids, each
+  // found by its primary key (CROSS JOIN keeps the ids the outer loop); a
+  // WHERE clause follows.
+  static constexpr const char* kConversationsOfRids =
+      "json_each(:rids) AS ids CROSS JOIN conversations WHERE conversations.rid = ids.value";
   // Events whose data_json.customerId is ?2: instr() skips most rows before
   // any JSON is parsed; the CASE keeps one malformed row from failing the scan.
   static constexpr const char* kEventOfCustomer =

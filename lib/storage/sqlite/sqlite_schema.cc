@@ -716,9 +716,20 @@ DROP TRIGGER messages_search_insert;
 // processes), so a reader can tell whether what it built from the row
 // before is still the row's (the list's JSON cache, docs/decisions.md).
 // In no index: writing it rewrites only the row, which the write rewrites
-// anyway.
+// anyway. The triggers catch a writer that does not set it (a livechatd of
+// an older build still running on the file, SQL run by hand): an update
+// that left it as it was, or an insert that left it 0, gets a random one.
+// This build's statements always change it, so their WHEN is false.
 constexpr const char* kSchemaRowVersion = R"sql(
 ALTER TABLE conversations ADD COLUMN row_version INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER conversations_row_version_update AFTER UPDATE ON conversations
+  WHEN NEW.row_version = OLD.row_version BEGIN
+  UPDATE conversations SET row_version = random() WHERE rid = NEW.rid;
+END;
+CREATE TRIGGER conversations_row_version_insert AFTER INSERT ON conversations
+  WHEN NEW.row_version = 0 BEGIN
+  UPDATE conversations SET row_version = random() WHERE rid = NEW.rid;
+END;
 )sql";
 
 constexpr std::array<Migration, 18> kMigrations{{
