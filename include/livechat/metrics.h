@@ -122,13 +122,14 @@ inline constexpr std::string_view kWebhookQueueDepth = "livechat_webhook_queue_d
 inline constexpr std::string_view kWebhookOldestAge = "livechat_webhook_oldest_pending_age_seconds";
 inline constexpr std::string_view kWebhookDeliveries = "livechat_webhook_deliveries_total";
 inline constexpr std::string_view kWebhookDuration = "livechat_webhook_delivery_duration_seconds";
-// The conversation list's JSON cache (docs/operations.md): list rows
-// answered from a copy kept for the row's version, and rows built anew.
+// The lists' JSON caches (docs/operations.md), label list = conversations
+// or messages: rows answered from a copy kept for the row's version, and
+// rows built anew.
 inline constexpr std::string_view kListCacheHits = "livechat_list_cache_hits_total";
-inline constexpr std::string_view kListCacheHitsHelp = "Conversation list rows answered from the JSON cache";
+inline constexpr std::string_view kListCacheHitsHelp = "List rows answered from the JSON cache";
 inline constexpr std::string_view kListCacheMisses = "livechat_list_cache_misses_total";
 inline constexpr std::string_view kListCacheMissesHelp =
-    "Conversation list rows read and serialized anew (not cached, or changed since)";
+    "List rows read and serialized anew (not cached, changed since, or with signed file URLs)";
 // Both stores: Store::Write calls (counted when asked for), and the write
 // transactions that carried them (concurrent writes are committed together:
 // writes / transactions is how many per commit).

@@ -4,6 +4,7 @@
 
 #include "core/cursor.h"
 #include "core/service_internal.h"
+#include "livechat/json_codec.h"
 #include "livechat/chat_service.h"
 
 namespace livechat {
@@ -47,8 +48,10 @@ void AddUnique(std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-Result<Page<Message>> ConversationService::ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
-                                                const std::optional<std::string>& order) {
+// A message page's query, its conversation still to be found (the page's
+// read does), and the page size asked for; one row more is read.
+Result<std::pair<MessageQuery, int>> ConversationService::MessagePageQuery(const Principal& p, const PageRequest& page,
+                                                                           const std::optional<std::string>& order) {
   LC_RETURN_IF_ERROR(RequireReadConversations(p));
   LC_ASSIGN_OR_RETURN(int limit, ResolveLimit(page.limit, ctx_.limits().messagesDefault, ctx_.limits().messagesMax));
   if (order && *order != "asc" && *order != "desc") return Invalid("order must be asc or desc");
@@ -61,6 +64,16 @@ Result<Page<Message>> ConversationService::ListMessages(const Principal& p, cons
     if (!seq) return Invalid("cursor is not valid: pass paging.nextCursor from the previous page unchanged");
     q.afterSeq = *seq;
   }
+  return std::pair<MessageQuery, int>{std::move(q), limit};
+}
+
+Result<Page<Message>> ConversationService::ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
+                                                const std::optional<std::string>& order) {
+  LC_ASSIGN_OR_RETURN(auto query, MessagePageQuery(p, page, order));
+  // Not a structured binding: the lambdas below capture them (clang 14
+  // refuses to capture a binding).
+  MessageQuery& q = query.first;
+  const int limit = query.second;
   LC_ASSIGN_OR_RETURN(auto rows, ReadValue<std::vector<Message>>(ctx_.store(), [&](StoreReader& r) -> Result<std::vector<Message>> {
                         LC_ASSIGN_OR_RETURN(q.conversationId, LoadConversationId(r, p.shopId, id));
                         return r.ListMessages(q);
@@ -73,6 +86,74 @@ Result<Page<Message>> ConversationService::ListMessages(const Principal& p, cons
   }
   AddFileUrls(ctx_, rows);
   out.items = std::move(rows);
+  return out;
+}
+
+Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListMessagesJson(
+    const Principal& p, const std::string& id, const PageRequest& page, const std::optional<std::string>& order) {
+  using Json = std::shared_ptr<const std::string>;
+  RowJsonCache& cache = ctx_.messageCache;
+  auto toJson = [](const Message& m) {
+    std::string json;
+    AppendJson(json, m, JsonView::kList);
+    return std::make_shared<const std::string>(std::move(json));
+  };
+  Page<Json> out;
+  if (!cache.enabled()) {
+    LC_ASSIGN_OR_RETURN(Page<Message> rows, ListMessages(p, id, page, order));
+    for (const Message& m : rows.items) out.items.push_back(toJson(m));
+    out.nextCursor = std::move(rows.nextCursor);
+    out.hasMore = rows.hasMore;
+    return out;
+  }
+  LC_ASSIGN_OR_RETURN(auto query, MessagePageQuery(p, page, order));
+  // Not a structured binding: the lambdas below capture them (clang 14
+  // refuses to capture a binding).
+  MessageQuery& q = query.first;
+  const int limit = query.second;
+  std::vector<MessageVersion> versions;
+  std::optional<std::vector<Message>> unversioned;
+  std::vector<Message> changed;
+  KeptPage kept(cache);
+  // As the conversation list: the versions and the rows not kept in one
+  // read; serialized after it (a file's URL is signed then, as ListMessages
+  // signs it).
+  LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& r) -> Status {
+    unversioned.reset();
+    changed.clear();
+    LC_ASSIGN_OR_RETURN(q.conversationId, LoadConversationId(r, p.shopId, id));
+    LC_ASSIGN_OR_RETURN(auto listed, r.ListMessageVersions(q));
+    if (!listed) {
+      LC_ASSIGN_OR_RETURN(auto rows, r.ListMessages(q));
+      unversioned = std::move(rows);
+      return Status::Ok();
+    }
+    versions = std::move(*listed);
+    std::vector<KeptRow> shown;
+    for (std::size_t i = 0; i < versions.size() && i < static_cast<std::size_t>(limit); ++i)
+      // A file's JSON holds a URL signed for now: never kept.
+      shown.push_back(KeptRow{versions[i].seq, versions[i].version, versions[i].plain});
+    const std::vector<std::int64_t> missing = kept.Look(std::move(shown));
+    if (missing.empty()) return Status::Ok();
+    LC_ASSIGN_OR_RETURN(changed, r.ListMessagesBySeq(p.shopId, q.conversationId, missing));
+    return Status::Ok();
+  }));
+  if (unversioned) {
+    // A store without row versions: the rows as ListMessages reads them.
+    out.hasMore = static_cast<int>(unversioned->size()) > limit;
+    if (out.hasMore) {
+      unversioned->resize(static_cast<std::size_t>(limit));
+      out.nextCursor = EncodeMessageCursor(unversioned->back().seq);
+    }
+    AddFileUrls(ctx_, *unversioned);
+    for (const Message& m : *unversioned) out.items.push_back(toJson(m));
+    return out;
+  }
+  AddFileUrls(ctx_, changed);
+  LC_RETURN_IF_ERROR(kept.Fill(changed, [](const Message& m) { return m.seq; }, toJson));
+  out.items = std::move(kept.items);
+  out.hasMore = static_cast<int>(versions.size()) > limit;
+  if (out.hasMore && limit > 0) out.nextCursor = EncodeMessageCursor(versions[static_cast<std::size_t>(limit) - 1].seq);
   return out;
 }
 

@@ -106,7 +106,7 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
     const Principal& p, const ConversationFilter& f, const PageRequest& page, const std::optional<std::string>& sort) {
   using Json = std::shared_ptr<const std::string>;
   LC_RETURN_IF_ERROR(CheckListSort(sort));
-  ConversationJsonCache& cache = ctx_.listCache;
+  RowJsonCache& cache = ctx_.listCache;
   Page<Json> out;
   if (!cache.enabled()) {
     LC_ASSIGN_OR_RETURN(Page<Conversation> rows, ListConversations(p, f, page));
@@ -128,11 +128,11 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
   std::vector<ConversationVersion> versions;
   std::optional<std::vector<Conversation>> unversioned;
   std::vector<Conversation> changed;
+  KeptPage kept(cache);
   // The versions and the rows that changed are read in one transaction: a
   // version read here is the row as this page shows it. The rows are
   // serialized after it ends.
   LC_RETURN_IF_ERROR(ctx_.store().Read([&](StoreReader& r) -> Status {
-    out.items.clear();
     unversioned.reset();
     changed.clear();
     LC_ASSIGN_OR_RETURN(auto listed, r.ListConversationVersions(q));
@@ -142,31 +142,14 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
       return Status::Ok();
     }
     versions = std::move(*listed);
-    const std::size_t shown = std::min(versions.size(), static_cast<std::size_t>(limit));
-    out.items.resize(shown);
-    std::vector<std::int64_t> missing;
-    for (std::size_t i = 0; i < shown; ++i) {
-      out.items[i] = cache.Find(versions[i].pgConvoId, versions[i].version);
-      if (!out.items[i]) missing.push_back(versions[i].pgConvoId);
-    }
+    std::vector<KeptRow> shown;
+    for (std::size_t i = 0; i < versions.size() && i < static_cast<std::size_t>(limit); ++i)
+      shown.push_back(KeptRow{versions[i].pgConvoId, versions[i].version, true});
+    const std::vector<std::int64_t> missing = kept.Look(std::move(shown));
     if (missing.empty()) return Status::Ok();
     LC_ASSIGN_OR_RETURN(changed, r.ListConversationsByPgId(q.shopId, missing));
-    if (changed.size() != missing.size())
-      return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
     return Status::Ok();
   }));
-  for (const Conversation& c : changed) {
-    const std::int64_t id = c.pgConvoId.value_or(0);
-    for (std::size_t i = 0; i < out.items.size(); ++i) {
-      if (out.items[i] || versions[i].pgConvoId != id) continue;
-      out.items[i] = ListJson(c);
-      cache.Put(id, versions[i].version, out.items[i]);
-      break;
-    }
-  }
-  for (const Json& j : out.items)
-    if (!j) return Error{ErrorCode::kInternal, "store: a listed conversation was not found in the same read"};
-  const std::size_t misses = changed.size();
   if (unversioned) {
     // A store without row versions: the rows as ListConversations reads them.
     out.hasMore = static_cast<int>(unversioned->size()) > limit;
@@ -177,8 +160,8 @@ Result<Page<std::shared_ptr<const std::string>>> ConversationService::ListConver
           {unversioned->back().lastActive.value_or(0), unversioned->back().pgConvoId.value_or(0)});
     return out;
   }
-  cache.CountHits(out.items.size() - misses);
-  cache.CountMisses(misses);
+  LC_RETURN_IF_ERROR(kept.Fill(changed, [](const Conversation& c) { return c.pgConvoId.value_or(0); }, ListJson));
+  out.items = std::move(kept.items);
   out.hasMore = static_cast<int>(versions.size()) > limit;
   if (out.hasMore && limit > 0) {
     const ConversationVersion& last = versions[static_cast<std::size_t>(limit) - 1];

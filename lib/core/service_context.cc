@@ -22,7 +22,8 @@ ServiceContext::ServiceContext(ServiceOptions opts)
       ownLimiter(options.rateWindows ? nullptr : std::make_unique<RateLimiter>(*clock, options.limits.rateWindowMillis)),
       limiter(options.rateWindows ? options.rateWindows : ownLimiter.get()),
       loginThrottle(std::make_unique<LoginThrottle>(*clock, options.limits)),
-      listCache(options.listCacheBytes, options.metrics) {
+      listCache(options.listCacheBytes / 2, options.metrics, "conversations"),
+      messageCache(options.listCacheBytes / 2, options.metrics, "messages") {
   fileUrlSecret = options.fileUrlSecret.empty() ? random->Hex(32) : options.fileUrlSecret;
   if (options.metrics) {
     refusedByIp =

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/conversation_json_cache.h"
+#include "core/row_json_cache.h"
 #include "core/observed_store.h"
 #include "livechat/chat_service.h"
 
@@ -57,8 +57,10 @@ struct ServiceContext {
   Counter* loginThrottledAccount = nullptr;
   Counter* loginThrottledAddress = nullptr;
   std::string fileUrlSecret;
-  // The REST list's rows as JSON by row version (options.listCacheBytes).
-  ConversationJsonCache listCache;
+  // The REST lists' rows as JSON by row version (options.listCacheBytes,
+  // half each): conversations by pg id, messages by seq.
+  RowJsonCache listCache;
+  RowJsonCache messageCache;
 
  private:
   std::mutex observerMu_;

@@ -59,6 +59,22 @@ HttpResponse PagedConversations(const Page<Conversation>& page) {
   return Ok(PagedBody(page.items, AppendConversationItem, page.nextCursor, page.hasMore));
 }
 
+// A page whose items come as their JSON already (the lists' caches).
+HttpResponse PagedPieces(const Page<std::shared_ptr<const std::string>>& page) {
+  std::size_t size = 128;
+  for (const auto& item : page.items) size += item->size() + 1;
+  std::string body;
+  body.reserve(size);
+  body += "{\"data\":[";
+  for (std::size_t i = 0; i < page.items.size(); ++i) {
+    if (i) body.push_back(',');
+    body += *page.items[i];
+  }
+  body.push_back(']');
+  AppendPaging(body, page.nextCursor, page.hasMore);
+  return Ok(std::move(body));
+}
+
 HttpResponse Deleted(const std::string& id) {
   std::string data = "{\"id\":";
   AppendJsonString(data, id);
@@ -107,18 +123,7 @@ Result<HttpResponse> ListConversations(RouteContext& c) {
   }
   LC_ASSIGN_OR_RETURN(Page<std::shared_ptr<const std::string>> result,
                       c.service.conversations().ListConversationsJson(c.principal, filter, page, sort));
-  std::size_t size = 128;
-  for (const auto& item : result.items) size += item->size() + 1;
-  std::string body;
-  body.reserve(size);
-  body += "{\"data\":[";
-  for (std::size_t i = 0; i < result.items.size(); ++i) {
-    if (i) body.push_back(',');
-    body += *result.items[i];
-  }
-  body.push_back(']');
-  AppendPaging(body, result.nextCursor, result.hasMore);
-  return Ok(std::move(body));
+  return PagedPieces(result);
 }
 
 Result<HttpResponse> GetConversation(RouteContext& c) {
@@ -217,11 +222,10 @@ Result<HttpResponse> SendFile(RouteContext& c) {
 
 Result<HttpResponse> ListMessages(RouteContext& c) {
   LC_ASSIGN_OR_RETURN(PageRequest page, PageFromQuery(c.target));
-  LC_ASSIGN_OR_RETURN(Page<Message> result,
-                      c.service.conversations().ListMessages(c.principal, c.params[0], page, c.target.Query("order")));
-  return Ok(PagedBody(
-      result.items, [](std::string& out, const Message& m) { AppendJson(out, m, JsonView::kList); },
-      result.nextCursor, result.hasMore));
+  LC_ASSIGN_OR_RETURN(
+      Page<std::shared_ptr<const std::string>> result,
+      c.service.conversations().ListMessagesJson(c.principal, c.params[0], page, c.target.Query("order")));
+  return PagedPieces(result);
 }
 
 Result<HttpResponse> GetMessage(RouteContext& c) {

@@ -1,4 +1,4 @@
-// The conversation list's JSON cache (core/conversation_json_cache.h): its
+// The conversation list's JSON cache (core/row_json_cache.h): its
 // bound, its versions, and the list it serves, which must be byte for byte
 // the list built from the rows, whoever wrote them since (another service
 // on the same store stands for another process or instance: nothing tells
@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/conversation_json_cache.h"
+#include "core/row_json_cache.h"
 #include "core_fixture.h"
+#include "storage/store_records.h"
 #include "support/temp_dir.h"
 #include "support/test_store.h"
 #include "livechat/json_codec.h"
@@ -17,12 +18,12 @@
 namespace livechat::test {
 namespace {
 
-using internal::ConversationJsonCache;
+using internal::RowJsonCache;
 
-ConversationJsonCache::Json J(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+RowJsonCache::Json J(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 
 TEST_CASE("list cache: a copy is served for its version only, and one for another version is dropped") {
-  ConversationJsonCache cache(1 << 20, nullptr);
+  RowJsonCache cache(1 << 20, nullptr, "conversations");
   CHECK(cache.Find(7, 1) == nullptr);
   cache.Put(7, 1, J("{\"a\":1}"));
   REQUIRE(cache.Find(7, 1) != nullptr);
@@ -36,13 +37,13 @@ TEST_CASE("list cache: a copy is served for its version only, and one for anothe
   CHECK(cache.Entries() == 1);
   CHECK(*cache.Find(7, 3) == "{\"a\":3}");
   // Charged by the string's allocation (a short one is stored inline).
-  CHECK(cache.Bytes() == cache.Find(7, 3)->capacity() + ConversationJsonCache::kEntryOverhead);
+  CHECK(cache.Bytes() == cache.Find(7, 3)->capacity() + RowJsonCache::kEntryOverhead);
 }
 
 TEST_CASE("list cache: bounded by bytes, least recently used out first; capacity 0 keeps nothing") {
   // 16 shards of 1,000 bytes; each entry is charged 100 + overhead bytes.
-  const std::size_t each = 100 + ConversationJsonCache::kEntryOverhead;
-  ConversationJsonCache cache(16 * 1000, nullptr);
+  const std::size_t each = 100 + RowJsonCache::kEntryOverhead;
+  RowJsonCache cache(16 * 1000, nullptr, "conversations");
   const std::size_t perShard = 1000 / each;  // 4
   // Ids 0, 16, 32, ... share shard 0.
   for (std::size_t i = 0; i < perShard; ++i) cache.Put(static_cast<std::int64_t>(i * 16), 1, J(std::string(100, 'x')));
@@ -65,13 +66,13 @@ TEST_CASE("list cache: bounded by bytes, least recently used out first; capacity
 
   for (std::size_t capacity : {std::size_t{0}, std::size_t{15}}) {
     CAPTURE(capacity);  // under 16 bytes a shard could keep nothing: off too
-    ConversationJsonCache off(capacity, nullptr);
+    RowJsonCache off(capacity, nullptr, "conversations");
     CHECK_FALSE(off.enabled());
     off.Put(1, 1, J("{}"));
     CHECK(off.Find(1, 1) == nullptr);
     CHECK(off.Entries() == 0);
   }
-  CHECK(ConversationJsonCache(16, nullptr).enabled());
+  CHECK(RowJsonCache(16, nullptr, "conversations").enabled());
 }
 
 // The page as the rows give it: ListConversations, then AppendJson (the
@@ -109,8 +110,9 @@ ServiceOptions OptionsOn(Store& store, Clock& clock, Random& random) {
   return o;
 }
 
-std::uint64_t CounterValue(MetricsRegistry& m, std::string_view name, std::string_view help) {
-  return m.GetCounter(name, help).Value();
+std::uint64_t CounterValue(MetricsRegistry& m, std::string_view name, std::string_view help,
+                           const std::string& list = "conversations") {
+  return m.GetCounter(name, help, {{"list", list}}).Value();
 }
 
 TEST_CASE("list cache: the served list is the rows' list after every kind of write by another service") {
@@ -274,6 +276,115 @@ TEST_CASE("list cache: writes through another store on the same database are ser
   const std::string third = Served(reader, *p, {}, {});
   CHECK(third != second);
   CHECK(third == Built(reader, *p, {}, {}));
+}
+
+// A message with a widget upload's files entry (no url: reads sign one),
+// written straight to the store.
+Message MakeFileMessage(CoreFixture& f, const std::string& conversationId) {
+  Message m = testing::MakeMessage(f.shop.id, conversationId, "m-file", f.clock.NowMillis());
+  m.senderType = "customer";
+  m.contentType = "file";
+  m.filesJson = R"([{"id":"f-upload","name":"a.png","size":3,"contentType":"image/png"}])";
+  REQUIRE(f.store->Write([&](StoreWriter& w) { return w.InsertMessage(m); }).ok());
+  return m;
+}
+
+std::string BuiltMessages(ChatService& svc, const Principal& p, const std::string& id, const PageRequest& page,
+                          const std::optional<std::string>& order = std::nullopt) {
+  auto rows = svc.conversations().ListMessages(p, id, page, order);
+  REQUIRE(rows.ok());
+  std::string out;
+  for (const Message& m : rows->items) {
+    AppendJson(out, m, JsonView::kList);
+    out += '\n';
+  }
+  return out + rows->nextCursor.value_or("(last)");
+}
+
+std::string ServedMessages(ChatService& svc, const Principal& p, const std::string& id, const PageRequest& page,
+                           const std::optional<std::string>& order = std::nullopt) {
+  auto json = svc.conversations().ListMessagesJson(p, id, page, order);
+  REQUIRE(json.ok());
+  std::string out;
+  for (const auto& item : json->items) {
+    out += *item;
+    out += '\n';
+  }
+  CHECK(json->hasMore == json->nextCursor.has_value());
+  return out + json->nextCursor.value_or("(last)");
+}
+
+TEST_CASE("message cache: the served page is the rows' page after writes elsewhere; a file's message is never kept") {
+  MetricsRegistry metrics;
+  CoreFixture f({}, Plan::kPro, false, &metrics);
+  Principal p = f.Auth(f.key);
+  Conversation c = f.Inbound("online_store", "hello");
+  for (int i = 0; i < 4; ++i) {
+    f.clock.Advance(1000);
+    SendMessageInput in;
+    in.text = "reply " + std::to_string(i);
+    in.memberId = f.agent.id;
+    REQUIRE(f.service->conversations().SendMessage(p, c.id, in).ok());
+  }
+  // A widget upload's entry: stored without a url, signed on every read.
+  Message withFile = MakeFileMessage(f, c.id);
+  ChatService other(OptionsOn(*f.store, f.clock, *f.random));
+  auto hits = [&] { return CounterValue(metrics, metric::kListCacheHits, metric::kListCacheHitsHelp, "messages"); };
+  auto misses = [&] {
+    return CounterValue(metrics, metric::kListCacheMisses, metric::kListCacheMissesHelp, "messages");
+  };
+
+  const std::string first = ServedMessages(*f.service, p, c.id, {});
+  CHECK(first == BuiltMessages(*f.service, p, c.id, {}));
+  CHECK(first.find("/files/f-upload?expires=") != std::string::npos);
+  CHECK(misses() == 6);
+  CHECK(hits() == 0);
+  CHECK(ServedMessages(*f.service, p, c.id, {}) == first);
+  CHECK(hits() == 5);
+  CHECK(misses() == 7);  // the file's message again
+
+  // Later, the file's URL is signed anew; the other rows are kept.
+  f.clock.Advance(2'000'000);
+  const std::string later = ServedMessages(*f.service, p, c.id, {});
+  CHECK(later != first);
+  CHECK(later == BuiltMessages(*f.service, p, c.id, {}));
+
+  // A message rewritten by another writer (as a redaction does) is read again.
+  auto page = f.service->conversations().ListMessages(p, c.id, {}, std::nullopt);
+  REQUIRE(page.ok());
+  Message edited = page->items[1];
+  edited.senderName = "Redacted";
+  REQUIRE(other.store().Write([&](StoreWriter& w) -> Status {
+                         LC_ASSIGN_OR_RETURN(bool ok, w.UpdateMessage(edited));
+                         return ok ? Status::Ok() : Status(Error{ErrorCode::kNotFound, "message"});
+                       }).ok());
+  const std::uint64_t missesBefore = misses();
+  const std::string afterEdit = ServedMessages(*f.service, p, c.id, {});
+  CHECK(afterEdit != later);
+  CHECK(afterEdit == BuiltMessages(*f.service, p, c.id, {}));
+  CHECK(misses() == missesBefore + 2);  // the edited one and the file's
+
+  // A new message by another service; pages, order and cursors.
+  SendMessageInput in;
+  in.text = "from elsewhere";
+  in.memberId = f.agent.id;
+  REQUIRE(other.conversations().SendMessage(p, c.id, in).ok());
+  for (const std::optional<std::string>& order : {std::optional<std::string>(), std::optional<std::string>("desc")}) {
+    PageRequest two;
+    two.limit = 2;
+    for (int n = 0; n < 5; ++n) {
+      CHECK(ServedMessages(*f.service, p, c.id, two, order) == BuiltMessages(*f.service, p, c.id, two, order));
+      auto json = f.service->conversations().ListMessagesJson(p, c.id, two, order);
+      REQUIRE(json.ok());
+      if (!json->nextCursor) break;
+      two.cursor = json->nextCursor;
+    }
+  }
+  // The rules ListMessages applies, and another shop's conversation is 404.
+  CHECK(f.service->conversations().ListMessagesJson(p, c.id, {}, std::string("sideways")).error().code ==
+        ErrorCode::kInvalidParams);
+  CHECK(f.service->conversations().ListMessagesJson(p, "no-such-conversation", {}, std::nullopt).error().code ==
+        ErrorCode::kNotFound);
 }
 
 }  // namespace

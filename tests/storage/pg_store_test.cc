@@ -67,8 +67,8 @@ struct Heard {
 TEST_CASE("postgres: schema version and health") {
   PgTestDatabase db;
   auto store = OpenPg(db);
-  CHECK(PostgresSchemaVersion() == 11);
-  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7,8,9,10,11");
+  CHECK(PostgresSchemaVersion() == 12);
+  CHECK(db.Query("SELECT string_agg(version::text, ',' ORDER BY version) FROM livechat_schema") == "1,2,3,4,5,6,7,8,9,10,11,12");
   CHECK(store->Healthy());
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("postgres: two instances starting together on an empty database migrat
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
     stores.push_back(std::move(r).value());
   }
-  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "11");
+  CHECK(db.Query("SELECT count(*) FROM livechat_schema") == "12");
   // Every instance serves: a write on one is read on another.
   AddConversation(*stores[0], "c1");
   auto found = Get(*stores[3], [](StoreReader& r) { return r.FindConversation(kShop, "c1"); });
@@ -107,7 +107,7 @@ TEST_CASE("postgres: a database migrated by a newer build is refused with a clea
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kInternal);
   CHECK(r.error().message ==
-        "postgres: the database's schema version 99 is newer than this build's 11; run a livechat build at least as "
+        "postgres: the database's schema version 99 is newer than this build's 12; run a livechat build at least as "
         "new as the one that migrated it");
 }
 
@@ -129,6 +129,7 @@ TEST_CASE("postgres migration 9: the words of a version 8 database fill the sear
   db.Exec("DROP FUNCTION livechat_search_lexemes() CASCADE; DROP TABLE conversation_search_lexemes; "
           "DROP FUNCTION livechat_rate_count_both; DROP FUNCTION livechat_rate_hit; "
           "DROP FUNCTION livechat_conversation_row_version() CASCADE; ALTER TABLE conversations DROP COLUMN row_version; "
+          "ALTER TABLE messages DROP COLUMN row_version; "
           "DELETE FROM livechat_schema WHERE version >= 9");
   auto store = OpenPg(db);
   CHECK(db.Query("SELECT string_agg(lexeme, ' ' ORDER BY lexeme) FROM conversation_search_lexemes") ==
@@ -666,6 +667,18 @@ TEST_CASE("postgres: a conversation row written without its version gets a new o
       "', 'by-hand', 500, 'guest', 'open', 0, 0, 0, 0, 0, 0, 0, 0, '', "
       "'online_store', '[]', '[]', 200, 1)");
   CHECK(version("by-hand") != "0");
+
+  // Messages the same.
+  Message m = MakeMessage(kShop, "c1", "m1", 100);
+  Put(*store, [&](StoreWriter& w) { return w.InsertMessage(m); });
+  auto messageVersion = [&](const std::string& id) {
+    return db.Query("SELECT row_version FROM messages WHERE id = '" + id + "'");
+  };
+  const std::string mBefore = messageVersion("m1");
+  CHECK(mBefore != "0");
+  db.Exec("UPDATE messages SET text = 'changed by hand' WHERE id = 'm1'");
+  CHECK(messageVersion("m1") != mBefore);
+  CHECK(messageVersion("m1") != "0");
 }
 
 }  // namespace livechat::testing

@@ -37,8 +37,12 @@ std::vector<std::string> Found(Store& s, std::vector<std::string> words, bool wi
 
 // What the migrations after 7 added, undone; each later migration adds its
 // undo here (newest first).
-// Migration 18 (conversation row versions): the column.
-const std::string kUndoV18 =
+// Migration 19 (message row versions): the column and its triggers.
+const std::string kUndoV19 =
+    "DROP TRIGGER messages_row_version_update; DROP TRIGGER messages_row_version_insert; "
+    "ALTER TABLE messages DROP COLUMN row_version; ";
+// Migration 18 (conversation row versions): the column and its triggers.
+const std::string kUndoV18 = kUndoV19 +
     "DROP TRIGGER conversations_row_version_update; DROP TRIGGER conversations_row_version_insert; "
     "ALTER TABLE conversations DROP COLUMN row_version; ";
 // Migration 17 (a new message indexed at its commit): the insert trigger back.
@@ -360,6 +364,32 @@ TEST_CASE("sqlite: a conversation row written without its version gets a new one
        "channels_json, tags_json, last_active, in_new_datastore) VALUES (500, 'shop-a', 'by-hand', 500, 'guest', "
        "'open', 0, 0, 0, 0, 0, 0, 0, 0, '', 'online_store', '[]', '[]', 200, 1)");
   CHECK(versionOf(500) != 0);
+
+  // Messages the same.
+  Message m = MakeMessage("shop-a", "c1", "m1", 100);
+  Put(*s, [&](StoreWriter& w) { return w.InsertMessage(m); });
+  auto messageVersion = [&](std::int64_t seq) {
+    MessageQuery q;
+    q.shopId = "shop-a";
+    q.conversationId = "c1";
+    auto listed = Get(*s, [&](StoreReader& r) { return r.ListMessageVersions(q); });
+    REQUIRE(listed.has_value());
+    for (const MessageVersion& v : *listed)
+      if (v.seq == seq) return v.version;
+    FAIL("not listed: " << seq);
+    return std::int64_t{0};
+  };
+  const std::int64_t mBefore = messageVersion(m.seq);
+  CHECK(mBefore != 0);
+  Exec(options.path, "UPDATE messages SET text = 'changed by hand' WHERE id = 'm1'");
+  CHECK(messageVersion(m.seq) != mBefore);
+  CHECK(messageVersion(m.seq) != 0);
+  Exec(options.path,
+       "INSERT INTO messages (seq, shop_id, id, conversation_id, text, sender_name, sender_type, is_admin, "
+       "is_automated, is_bot, is_note, is_first, is_transfer, is_quick_reply_msg, is_ask_bot_message, is_deleted, "
+       "content_type, chatbot_products_json, chatbot_faqs_json, files_json, created_at) VALUES (900, 'shop-a', "
+       "'m-hand', 'c1', 'x', 'n', 'agent', 1, 0, 0, 0, 0, 0, 0, 0, 0, 'text', '[]', '[]', '[]', 101)");
+  CHECK(messageVersion(900) != 0);
 }
 
 }  // namespace livechat::testing

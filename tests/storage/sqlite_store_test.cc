@@ -41,7 +41,7 @@ TEST_CASE("sqlite: schema version and health") {
   // 1: records, 2: webhooks, 3: customer order, 4: outbox claim indexes, 5: customer counts,
   // 6: store knowledge, 7: storefront visitor sessions, 8: privacy, 9: files, 10: summary jobs,
   // 11: legacy conversations index
-  CHECK(SqliteSchemaVersion() == 18);
+  CHECK(SqliteSchemaVersion() == 19);
   MemorySqliteFixture mem;
   CHECK(mem.store().Healthy());
   FileSqliteFixture file;

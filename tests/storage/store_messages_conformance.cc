@@ -1,5 +1,6 @@
 // Store conformance, what a conversation holds (livechat/store/conversations.h):
 // messages, notes and attributes. Every Store must pass it.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,78 @@ STORE_TEST("messages: UpdateMessage rewrites the record within its shop") {
   foreign.shopId = kShopB;
   CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateMessage(foreign); }) == false);
   CheckInternalError(s.Write([&](StoreWriter& w) { return w.InsertMessage(m); }));
+}
+
+STORE_TEST("messages: the versions list is the page's rows and order; every write gives a row a new version") {
+  StoreFixture fx;
+  Store& s = fx.store();
+  AddConversations(s, kShopA, {"c1", "c2"});
+  std::vector<Message> ms;
+  for (int i = 0; i < 7; ++i) {
+    Message m = MakeMessage(kShopA, "c1", "m" + std::to_string(i), 1000 + i);
+    if (i == 2) m.isNote = true;
+    if (i == 4) m.isDeleted = true;
+    if (i == 5) m.filesJson = R"([{"id":"f1","name":"a.png","size":3,"contentType":"image/png"}])";
+    ms.push_back(m);
+  }
+  Message other = MakeMessage(kShopA, "c2", "m-other", 1500);
+  Put(s, [&](StoreWriter& w) -> Status {
+    for (Message& m : ms) LC_RETURN_IF_ERROR(w.InsertMessage(m));
+    return w.InsertMessage(other);
+  });
+  auto versions = [&](const MessageQuery& q) {
+    auto listed = Get(s, [&](StoreReader& r) { return r.ListMessageVersions(q); });
+    REQUIRE(listed.has_value());
+    return *listed;
+  };
+  for (const bool descending : {false, true}) {
+    for (const bool notes : {false, true}) {
+      CAPTURE(descending);
+      CAPTURE(notes);
+      MessageQuery q = Messages(kShopA, "c1");
+      q.descending = descending;
+      q.includeNotes = notes;
+      q.limit = 3;
+      for (int page = 0; page < 4; ++page) {
+        auto rows = Get(s, [&](StoreReader& r) { return r.ListMessages(q); });
+        auto vs = versions(q);
+        REQUIRE(vs.size() == rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          CHECK(vs[i].seq == rows[i].seq);
+          CHECK(vs[i].plain == (rows[i].id != "m5"));
+          CHECK(vs[i].version != 0);
+        }
+        if (rows.empty()) break;
+        q.afterSeq = rows.back().seq;
+      }
+    }
+  }
+  auto versionOf = [&](const Message& m) {
+    MessageQuery q = Messages(kShopA, m.conversationId);
+    q.includeDeleted = true;
+    for (const MessageVersion& v : versions(q))
+      if (v.seq == m.seq) return v.version;
+    FAIL("not listed: " << m.id);
+    return std::int64_t{0};
+  };
+  const std::int64_t before = versionOf(ms[1]);
+  const std::int64_t untouched = versionOf(ms[3]);
+  Message edited = ms[1];
+  edited.text = "edited";
+  CHECK(PutValue(s, [&](StoreWriter& w) { return w.UpdateMessage(edited); }) == true);
+  CHECK(versionOf(ms[1]) != before);
+  CHECK(versionOf(ms[3]) == untouched);
+
+  // By seq: the conversation's messages only.
+  auto rows = Get(s, [&](StoreReader& r) {
+    return r.ListMessagesBySeq(kShopA, "c1", {ms[6].seq, other.seq, ms[1].seq, 987654321});
+  });
+  std::sort(rows.begin(), rows.end(), [](const Message& a, const Message& b) { return a.seq < b.seq; });
+  REQUIRE(rows.size() == 2);
+  CheckSame(rows[0], edited);
+  CheckSame(rows[1], ms[6]);
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListMessagesBySeq(kShopB, "c1", {ms[1].seq}); }).empty());
+  CHECK(Get(s, [&](StoreReader& r) { return r.ListMessagesBySeq(kShopA, "c1", {}); }).empty());
 }
 
 // ------------------------------ notes, attributes (NoteReads, NoteWrites, AttributeReads, AttributeWrites)

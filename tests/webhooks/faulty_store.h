@@ -88,6 +88,15 @@ class FaultyWriter final : public StoreWriter {
     LC_RETURN_IF_ERROR(Gate("ListMessages"));
     return inner_.ListMessages(q);
   }
+  Result<std::optional<std::vector<MessageVersion>>> ListMessageVersions(const MessageQuery& q) override {
+    LC_RETURN_IF_ERROR(Gate("ListMessageVersions"));
+    return inner_.ListMessageVersions(q);
+  }
+  Result<std::vector<Message>> ListMessagesBySeq(const std::string& shopId, const std::string& conversationId,
+                                                 const std::vector<std::int64_t>& seqs) override {
+    LC_RETURN_IF_ERROR(Gate("ListMessagesBySeq"));
+    return inner_.ListMessagesBySeq(shopId, conversationId, seqs);
+  }
   Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId, const std::string& idOrSeq) override {
     LC_RETURN_IF_ERROR(Gate("GetMessage"));
     return inner_.GetMessage(shopId, conversationId, idOrSeq);

@@ -164,6 +164,13 @@ class ConversationService {
   // ---- Messages ----
   Result<Page<Message>> ListMessages(const Principal& p, const std::string& id, const PageRequest& page,
                                      const std::optional<std::string>& order);
+  // The same page, each item the message's list JSON (JsonView::kList),
+  // byte for byte what AppendJson writes: messages unchanged since they
+  // were last listed, and without files, come from the message list's JSON
+  // cache (ServiceOptions::listCacheBytes).
+  Result<Page<std::shared_ptr<const std::string>>> ListMessagesJson(const Principal& p, const std::string& id,
+                                                                    const PageRequest& page,
+                                                                    const std::optional<std::string>& order);
   Result<Message> GetMessage(const Principal& p, const std::string& id, const std::string& messageId);
   Result<Message> SendMessage(const Principal& p, const std::string& id, const SendMessageInput& in);
   // SendMessage without waiting for the write: the same rules, write and
@@ -192,6 +199,8 @@ class ConversationService {
  private:
   internal::ServiceContext& ctx_;
   struct Sent;
+  Result<std::pair<MessageQuery, int>> MessagePageQuery(const Principal& p, const PageRequest& page,
+                                                        const std::optional<std::string>& order);
   Result<std::optional<std::string>> CheckSend(const Principal& p, const SendMessageInput& in);
   Result<Sent> WriteSend(StoreWriter& w, const Principal& p, const std::string& id, const SendMessageInput& in,
                          const std::optional<std::string>& memberId, Millis now, internal::SentFile* attachment);

@@ -218,10 +218,36 @@ struct MessageQuery {
   int limit = 50;
 };
 
+// A listed message's seq and its row's version (ListMessageVersions):
+// every write of the row gives it a new version.
+struct MessageVersion {
+  std::int64_t seq = 0;
+  std::int64_t version = 0;
+  // No files: its JSON is the row's alone (a file's URL is signed anew on
+  // every read).
+  bool plain = true;
+};
+
 class MessageReads {
  public:
   virtual ~MessageReads() = default;
   virtual Result<std::vector<Message>> ListMessages(const MessageQuery& q) = 0;
+  // What ListMessages(q) lists, in its order, each row's seq and version
+  // only (as ListConversationVersions is to the conversation list); the rest
+  // comes from ListMessagesBySeq in the same transaction. nullopt: this
+  // store keeps no row versions; read the rows.
+  virtual Result<std::optional<std::vector<MessageVersion>>> ListMessageVersions(const MessageQuery&) {
+    return std::optional<std::vector<MessageVersion>>();
+  }
+  // The messages of the conversation with these seqs, in no particular
+  // order; a seq of no such message is left out.
+  virtual Result<std::vector<Message>> ListMessagesBySeq(const std::string& shopId, const std::string& conversationId,
+                                                         const std::vector<std::int64_t>& seqs) {
+    (void)shopId;
+    (void)conversationId;
+    (void)seqs;
+    return Error{ErrorCode::kInternal, "store: ListMessagesBySeq without ListMessageVersions"};
+  }
   // `idOrSeq`: the message UUID, or its numeric seq. Deleted messages are found.
   virtual Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
                                                     const std::string& idOrSeq) = 0;

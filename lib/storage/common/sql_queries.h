@@ -48,6 +48,9 @@ class SqlQueries : public StoreWriter {
   Result<std::vector<Conversation>> ListLegacyConversations(const std::string& shopId, int limit) override;
   Result<std::int64_t> CountLegacyConversations(const std::string& shopId) override;
   Result<std::vector<Message>> ListMessages(const MessageQuery& q) override;
+  Result<std::optional<std::vector<MessageVersion>>> ListMessageVersions(const MessageQuery& q) override;
+  Result<std::vector<Message>> ListMessagesBySeq(const std::string& shopId, const std::string& conversationId,
+                                                 const std::vector<std::int64_t>& seqs) override;
   Result<std::optional<Message>> GetMessage(const std::string& shopId, const std::string& conversationId,
                                             const std::string& idOrSeq) override;
   Result<InboxCounts> CountInbox(const std::string& shopId, const std::string& memberId) override;

@@ -604,6 +604,26 @@ Result<std::vector<T>> FetchAll(St& st, F read, std::int64_t expected = 0) {
   }
 }
 
+// An INSERT (Table::Insert's text) that also gives the row its first
+// row_version (conversations and messages: the lists' JSON caches).
+template <class D>
+std::string WithRowVersion(std::string insert) {
+  insert.insert(insert.find(") VALUES ("), ", row_version");
+  insert.insert(insert.size() - 1, std::string(", ") + D::kNewRowVersion);
+  return insert;
+}
+
+// Integers as a JSON array, the parameter a dialect's k*Of* join reads.
+std::string IdArray(const std::vector<std::int64_t>& ids) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(ids[i]);
+  }
+  out += ']';
+  return out;
+}
+
 // A non-negative decimal that fits in int64, else nullopt.
 std::optional<std::int64_t> ParseSeq(const std::string& s) {
   if (s.empty()) return std::nullopt;
@@ -999,13 +1019,7 @@ Result<std::vector<Conversation>> SqlQueries<D>::ListConversationsByPgId(const s
                                  D::kConversationsOfRids +
                                  " AND conversations.shop_id = :shop AND conversations.in_new_datastore = 1";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
-  std::string ids = "[";
-  for (std::size_t i = 0; i < pgConvoIds.size(); ++i) {
-    if (i) ids += ',';
-    ids += std::to_string(pgConvoIds[i]);
-  }
-  ids += ']';
-  st.Named(":shop", shopId).Named(":rids", ids);
+  st.Named(":shop", shopId).Named(":rids", IdArray(pgConvoIds));
   return FetchAll<Conversation>(st, ReadConversationInto, static_cast<std::int64_t>(pgConvoIds.size()));
 }
 
@@ -1100,12 +1114,7 @@ Status SqlQueries<D>::DoInsertConversation(Conversation& c) {
 
   // Every statement that writes a conversation row sets its row_version
   // anew: what a reader built from the row is keyed by it.
-  static const std::string sql = [] {
-    std::string text = kConversations.Insert({"rid", "pg_convo_id", "tags_json"});
-    text.insert(text.find(") VALUES ("), ", row_version");
-    text.insert(text.size() - 1, std::string(", ") + D::kNewRowVersion);
-    return text;
-  }();
+  static const std::string sql = WithRowVersion<D>(kConversations.Insert({"rid", "pg_convo_id", "tags_json"}));
   {
     LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
     BindConversation(st, c);
@@ -1238,21 +1247,62 @@ Result<std::vector<TagCount>> SqlQueries<D>::ListTagCatalog(const std::string& s
 
 // ---- messages ----
 
-template <class D>
-Result<std::vector<Message>> SqlQueries<D>::ListMessages(const MessageQuery& q) {
-  if (q.limit <= 0) return std::vector<Message>();
-  static const std::string select = kMessages.Select() + "WHERE shop_id = :shop AND conversation_id = :conv";
-  std::string sql = select;
+// The predicates and order of a conversation's message page after its
+// shop and conversation; shared by the page and its versions.
+inline std::string MessagePageSql(const MessageQuery& q) {
+  std::string sql;
   if (q.afterSeq) sql += q.descending ? " AND seq < :after" : " AND seq > :after";
   if (!q.includeDeleted) sql += " AND is_deleted = 0";
   if (!q.includeNotes) sql += " AND is_note = 0";
   sql += q.descending ? " ORDER BY seq DESC" : " ORDER BY seq";
   sql += " LIMIT :limit";
+  return sql;
+}
 
-  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+template <class Statement>
+void BindMessagePage(Statement& st, const MessageQuery& q) {
   st.Named(":shop", q.shopId).Named(":conv", q.conversationId).Named(":limit", q.limit);
   if (q.afterSeq) st.Named(":after", *q.afterSeq);
+}
+
+template <class D>
+Result<std::vector<Message>> SqlQueries<D>::ListMessages(const MessageQuery& q) {
+  if (q.limit <= 0) return std::vector<Message>();
+  static const std::string select = kMessages.Select() + "WHERE shop_id = :shop AND conversation_id = :conv";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(select + MessagePageSql(q)));
+  BindMessagePage(st, q);
   return FetchAll<Message>(st, ReadMessageInto, q.limit);
+}
+
+template <class D>
+Result<std::optional<std::vector<MessageVersion>>> SqlQueries<D>::ListMessageVersions(const MessageQuery& q) {
+  std::optional<std::vector<MessageVersion>> out(std::in_place);
+  if (q.limit <= 0) return out;
+  static const std::string select =
+      "SELECT seq, row_version, coalesce(length(files_json), 0) FROM messages "
+      "WHERE shop_id = :shop AND conversation_id = :conv";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(select + MessagePageSql(q)));
+  BindMessagePage(st, q);
+  out->reserve(static_cast<std::size_t>(std::min(q.limit, 1000)));
+  for (;;) {
+    LC_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return out;
+    // "[]" (or nothing): no files.
+    out->push_back(MessageVersion{st.Int(0), st.Int(1), st.Int(2) <= 2});
+  }
+}
+
+template <class D>
+Result<std::vector<Message>> SqlQueries<D>::ListMessagesBySeq(const std::string& shopId,
+                                                              const std::string& conversationId,
+                                                              const std::vector<std::int64_t>& seqs) {
+  if (seqs.empty()) return std::vector<Message>();
+  // The seqs drive the join: one primary-key seek each.
+  static const std::string sql = "SELECT " + kMessages.Columns("messages.") + " FROM " + D::kMessagesOfSeqs +
+                                 " AND messages.shop_id = :shop AND messages.conversation_id = :conv";
+  LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
+  st.Named(":shop", shopId).Named(":conv", conversationId).Named(":seqs", IdArray(seqs));
+  return FetchAll<Message>(st, ReadMessageInto, static_cast<std::int64_t>(seqs.size()));
 }
 
 template <class D>
@@ -1275,7 +1325,7 @@ Result<std::optional<Message>> SqlQueries<D>::GetMessage(const std::string& shop
 
 template <class D>
 Status SqlQueries<D>::DoInsertMessage(Message& m) {
-  static const std::string sql = kMessages.Insert() + " RETURNING seq";
+  static const std::string sql = WithRowVersion<D>(kMessages.Insert()) + " RETURNING seq";
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindMessage(st, m);
   LC_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -1287,7 +1337,7 @@ Status SqlQueries<D>::DoInsertMessage(Message& m) {
 
 template <class D>
 Result<bool> SqlQueries<D>::DoUpdateMessage(const Message& m) {
-  static const std::string sql = kMessages.Update();
+  static const std::string sql = kMessages.Update(std::string("row_version = ") + D::kNewRowVersion);
   LC_ASSIGN_OR_RETURN(Statement st, conn_.Prepare(sql));
   BindMessage(st, m);
   return RunChanged(st);

@@ -24,6 +24,10 @@ struct PgDialect {
   static constexpr const char* kConversationsOfRids =
       "jsonb_array_elements_text(CAST(:rids AS jsonb)) AS ids(value) CROSS JOIN conversations "
       "WHERE conversations.rid = CAST(ids.value AS bigint)";
+  // The same for messages and :seqs.
+  static constexpr const char* kMessagesOfSeqs =
+      "jsonb_array_elements_text(CAST(:seqs AS jsonb)) AS ids(value) CROSS JOIN messages "
+      "WHERE messages.seq = CAST(ids.value AS bigint)";
   // Events whose data_json.customerId is ?2: strpos() skips most rows before
   // any JSON is parsed; livechat_json_text (pg_schema.cc) reads a malformed
   // row as NULL.

@@ -891,7 +891,16 @@ CREATE TRIGGER conversations_row_version_insert BEFORE INSERT ON conversations
   FOR EACH ROW WHEN (NEW.row_version = 0) EXECUTE FUNCTION livechat_conversation_row_version();
 )sql";
 
-constexpr std::array<Migration, 11> kMigrations{{
+// Migration 12: the same for messages (the message list's JSON cache).
+constexpr const char* kSchemaV12 = R"sql(
+ALTER TABLE messages ADD COLUMN row_version BIGINT NOT NULL DEFAULT 0;
+CREATE TRIGGER messages_row_version_update BEFORE UPDATE ON messages
+  FOR EACH ROW WHEN (NEW.row_version = OLD.row_version) EXECUTE FUNCTION livechat_conversation_row_version();
+CREATE TRIGGER messages_row_version_insert BEFORE INSERT ON messages
+  FOR EACH ROW WHEN (NEW.row_version = 0) EXECUTE FUNCTION livechat_conversation_row_version();
+)sql";
+
+constexpr std::array<Migration, 12> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -903,6 +912,7 @@ constexpr std::array<Migration, 11> kMigrations{{
     {9, kSchemaV9},
     {10, kSchemaV10},
     {11, kSchemaV11},
+    {12, kSchemaV12},
 }};
 
 // Any constant unique to livechat; every instance uses the same.

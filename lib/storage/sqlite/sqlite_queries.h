@@ -25,6 +25,9 @@ struct SqliteDialect {
   // WHERE clause follows.
   static constexpr const char* kConversationsOfRids =
       "json_each(:rids) AS ids CROSS JOIN conversations WHERE conversations.rid = ids.value";
+  // The same for messages and :seqs.
+  static constexpr const char* kMessagesOfSeqs =
+      "json_each(:seqs) AS ids CROSS JOIN messages WHERE messages.seq = ids.value";
   // Events whose data_json.customerId is ?2: instr() skips most rows before
   // any JSON is parsed; the CASE keeps one malformed row from failing the scan.
   static constexpr const char* kEventOfCustomer =

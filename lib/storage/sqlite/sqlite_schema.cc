@@ -732,7 +732,22 @@ CREATE TRIGGER conversations_row_version_insert AFTER INSERT ON conversations
 END;
 )sql";
 
-constexpr std::array<Migration, 18> kMigrations{{
+// Migration 19: the same for messages (the message list's JSON cache):
+// every statement that writes a message row sets row_version anew, and the
+// triggers catch a writer that does not.
+constexpr const char* kSchemaMessageRowVersion = R"sql(
+ALTER TABLE messages ADD COLUMN row_version INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER messages_row_version_update AFTER UPDATE ON messages
+  WHEN NEW.row_version = OLD.row_version BEGIN
+  UPDATE messages SET row_version = random() WHERE seq = NEW.seq;
+END;
+CREATE TRIGGER messages_row_version_insert AFTER INSERT ON messages
+  WHEN NEW.row_version = 0 BEGIN
+  UPDATE messages SET row_version = random() WHERE seq = NEW.seq;
+END;
+)sql";
+
+constexpr std::array<Migration, 19> kMigrations{{
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
@@ -751,6 +766,7 @@ constexpr std::array<Migration, 18> kMigrations{{
     {16, kSchemaInbox},
     {17, kSchemaDeferredMessageSearch},
     {18, kSchemaRowVersion},
+    {19, kSchemaMessageRowVersion},
 }};
 
 }  // namespace
