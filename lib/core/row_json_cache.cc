@@ -44,6 +44,14 @@ void RowJsonCache::Put(std::int64_t id, std::int64_t version, Json json) {
   s.bytes += charge;
 }
 
+void RowJsonCache::Drop(std::int64_t id) {
+  if (!enabled()) return;
+  Shard& s = ShardOf(id);
+  std::lock_guard lock(s.mu);
+  auto it = s.map.find(id);
+  if (it != s.map.end()) Erase(s, it);
+}
+
 std::size_t RowJsonCache::Entries() const {
   std::size_t n = 0;
   for (const Shard& s : shards_) {

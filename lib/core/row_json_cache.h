@@ -42,6 +42,8 @@ class RowJsonCache {
   // another version is dropped).
   Json Find(std::int64_t id, std::int64_t version);
   void Put(std::int64_t id, std::int64_t version, Json json);
+  // Whatever is kept for row `id` (its JSON may no longer be kept).
+  void Drop(std::int64_t id);
 
   // Counted by the caller, a page at a time.
   void CountHits(std::uint64_t n) {
@@ -104,7 +106,11 @@ class KeptPage {
     items.assign(rows_.size(), nullptr);
     std::vector<std::int64_t> missing;
     for (std::size_t i = 0; i < rows_.size(); ++i) {
-      if (rows_[i].keep) items[i] = cache_.Find(rows_[i].id, rows_[i].version);
+      if (rows_[i].keep) {
+        items[i] = cache_.Find(rows_[i].id, rows_[i].version);
+      } else {
+        cache_.Drop(rows_[i].id);  // kept before it stopped being keepable
+      }
       if (!items[i]) missing.push_back(rows_[i].id);
     }
     return missing;
@@ -113,19 +119,23 @@ class KeptPage {
   // `read`: the rows Look asked for, in any order.
   template <class Row, class IdOf, class ToJson>
   Status Fill(const std::vector<Row>& read, IdOf idOf, ToJson toJson) {
+    std::size_t filled = 0;
     for (const Row& row : read) {
       const std::int64_t id = idOf(row);
-      for (std::size_t i = 0; i < rows_.size(); ++i) {
+      bool placed = false;
+      for (std::size_t i = 0; i < rows_.size() && !placed; ++i) {
         if (items[i] || rows_[i].id != id) continue;
         items[i] = toJson(row);
         if (rows_[i].keep) cache_.Put(id, rows_[i].version, items[i]);
-        break;
+        placed = true;
+        ++filled;
       }
+      if (!placed) return Error{ErrorCode::kInternal, "store: a row was read that the page did not list"};
     }
     for (const RowJsonCache::Json& j : items)
       if (!j) return Error{ErrorCode::kInternal, "store: a listed row was not found in the same read"};
-    cache_.CountHits(items.size() - read.size());
-    cache_.CountMisses(read.size());
+    cache_.CountHits(items.size() - filled);
+    cache_.CountMisses(filled);
     return Status::Ok();
   }
 

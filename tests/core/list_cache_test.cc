@@ -369,6 +369,7 @@ TEST_CASE("message cache: the served page is the rows' page after writes elsewhe
   in.text = "from elsewhere";
   in.memberId = f.agent.id;
   REQUIRE(other.conversations().SendMessage(p, c.id, in).ok());
+  const std::uint64_t hitsBeforePaging = hits();
   for (const std::optional<std::string>& order : {std::optional<std::string>(), std::optional<std::string>("desc")}) {
     PageRequest two;
     two.limit = 2;
@@ -380,11 +381,24 @@ TEST_CASE("message cache: the served page is the rows' page after writes elsewhe
       two.cursor = json->nextCursor;
     }
   }
-  // The rules ListMessages applies, and another shop's conversation is 404.
+  // Seven messages, each page read twice, both orders: all but the new
+  // message's first read and the file's reads are served.
+  CHECK(hits() - hitsBeforePaging == 2 * (2 * 7) - 1 - 4);
+  // The rules ListMessages applies; a missing conversation and another
+  // shop's are the same 404.
   CHECK(f.service->conversations().ListMessagesJson(p, c.id, {}, std::string("sideways")).error().code ==
         ErrorCode::kInvalidParams);
   CHECK(f.service->conversations().ListMessagesJson(p, "no-such-conversation", {}, std::nullopt).error().code ==
         ErrorCode::kNotFound);
+  auto shopB = f.service->directory().CreateShop({"Other shop", Plan::kPro, false});
+  REQUIRE(shopB.ok());
+  auto keyB = f.service->directory().CreateApiKey(Principal::System(shopB->id),
+                                                  {"b", kPermReadConversations | kPermManageConversations, false});
+  REQUIRE(keyB.ok());
+  const Principal pB = f.Auth(keyB->secret);
+  CHECK(f.service->conversations().ListMessagesJson(pB, c.id, {}, std::nullopt).error().code ==
+        ErrorCode::kNotFound);
+  CHECK(f.service->conversations().ListConversationsJson(pB, {}, {}, std::nullopt)->items.empty());
 }
 
 }  // namespace
