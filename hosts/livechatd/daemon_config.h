@@ -70,7 +70,7 @@ struct DaemonConfig {
   // CORS (empty: any origin) and how many long-polls may wait at once.
   std::vector<std::string> storefrontOrigins;
   int storefrontWaiters = 0;  // 0: a quarter of the threads of the listener serving the storefront
-  // The conversation list's JSON cache, MiB (0: off).
+  // The lists' JSON cache (conversations, messages), MiB in all (0: off).
   int listCacheMb = 64;
   // A listener of its own for the storefront (widgets' connections then never
   // hold the REST listener's threads), with its own thread pool.

@@ -364,6 +364,27 @@ TEST_CASE("host binaries: help, version and usage errors") {
   CHECK(ParseJson(refused.out).HasMember("error"));
 }
 
+// --list-cache-mb at its bounds: 0 (off) and 65536 are taken (parsing goes
+// on to the next flag, whose error is then the one reported), -1 and 65537
+// are refused with the range.
+TEST_CASE("livechatd --list-cache-mb: 0 and 65536 taken, -1 and 65537 refused") {
+  const std::string d = e2e::HostBinary("livechatd");
+  for (const char* ok : {"0", "65536"}) {
+    CAPTURE(ok);
+    RunResult r = e2e::Run({d, "--list-cache-mb", ok, "--listen", "nonsense"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find("livechatd: --listen: expects HOST:PORT") != std::string::npos);
+  }
+  for (const char* bad : {"-1", "65537", "lots"}) {
+    CAPTURE(bad);
+    RunResult r = e2e::Run({d, "--list-cache-mb", bad});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err == std::string("livechatd: --list-cache-mb: expects a size in MiB from 0 to 65536, got \"") + bad +
+                       "\" (see livechatd --help)\n");
+  }
+  CHECK(e2e::Run({d, "--help"}).out.find("LIVECHAT_LIST_CACHE_MB") != std::string::npos);
+}
+
 TEST_CASE("livechatctl catalog import and settings: success, a refused file, usage errors") {
   TempDir dir;
   const std::string db = dir.File("catalog.db");

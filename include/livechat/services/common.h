@@ -115,10 +115,10 @@ struct ServiceOptions {
   // database needs the same one; empty: a random secret for this instance
   // (its URLs stop working when it exits).
   std::string fileUrlSecret;
-  // The conversation list's rows kept as JSON by their row's version, so a
-  // page reads whole and serializes only the rows written since they were
-  // last listed (docs/operations.md, "The list's JSON cache"). Bytes; 0
-  // turns it off.
+  // The conversation list's and the message lists' rows kept as JSON by
+  // their row's version, so a page reads whole and serializes only the rows
+  // written since they were last listed (docs/operations.md, "The lists'
+  // JSON cache"). Bytes, half for each list; 0 turns both off.
   std::size_t listCacheBytes = 64u << 20;
   // Prefix of the file URLs in reads ("https://chat.example.com"); empty:
   // URLs are root-relative ("/files/{id}").
